@@ -1,0 +1,112 @@
+//! What can be wrong with the input (BOX.md §2, §3). Every variant names the
+//! problem and where it is, so a message can point the user at it.
+
+use std::fmt;
+
+use crate::geometry::{list_cells, CellSet};
+use crate::state::Creature;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum InputError {
+    /// Nothing was given at all.
+    Empty,
+    /// The state string does not have 29 characters.
+    StateLength { found: usize },
+    /// A character other than `. o x @` in the state; `position` counts from 1.
+    StateCharacter { position: usize, found: char },
+    /// Not exactly two smoles; the cells holding them.
+    SmoleCount { cells: CellSet },
+    /// Not exactly one stot; the cells holding them.
+    StotCount { cells: CellSet },
+    /// A creature sits in cell 28, over the opening.
+    AboveOpening { creature: Creature },
+    /// Creatures that would fall in the standard orientation.
+    Unstable { floating: CellSet },
+    /// A character other than `+ - | < > ^ v` in the operations; `position`
+    /// counts from 1.
+    OperationCharacter { position: usize, found: char },
+    /// More than the state and the operations were given.
+    ExtraTokens { first: String, count: usize },
+}
+
+impl fmt::Display for InputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            InputError::Empty => write!(
+                f,
+                "no input: expected a 29-character state and, optionally, an operation string"
+            ),
+            InputError::StateLength { found } => write!(
+                f,
+                "the state has {found} character{}, expected 29 (one per cell)",
+                plural(*found)
+            ),
+            InputError::StateCharacter { position, found } => write!(
+                f,
+                "the state has {found:?} at character {position} (cell {}); expected one of . o x @",
+                position - 1
+            ),
+            InputError::SmoleCount { cells } => write!(
+                f,
+                "the state has {} smole{}{}, expected exactly 2",
+                cells.len(),
+                plural(cells.len() as usize),
+                in_cells(*cells)
+            ),
+            InputError::StotCount { cells } => write!(
+                f,
+                "the state has {} stot{}{}, expected exactly 1",
+                cells.len(),
+                plural(cells.len() as usize),
+                in_cells(*cells)
+            ),
+            InputError::AboveOpening { creature } => write!(
+                f,
+                "cell 28 holds a {}: it would fall through the opening (a start state must be stable; --settle lets it fall first)",
+                creature.name()
+            ),
+            InputError::Unstable { floating } => write!(
+                f,
+                "the state is not stable: the creature{} in cell{} {} would fall (--settle lets them fall first)",
+                plural(floating.len() as usize),
+                plural(floating.len() as usize),
+                list_cells(*floating)
+            ),
+            InputError::OperationCharacter { position, found } => write!(
+                f,
+                "the operations have {found:?} at character {position}; expected one of + - | < > ^ v"
+            ),
+            InputError::ExtraTokens { first, count } => write!(
+                f,
+                "unexpected extra input {first:?}{}: expected only a state and an operation string",
+                if *count > 1 {
+                    format!(" and {} more", count - 1)
+                } else {
+                    String::new()
+                }
+            ),
+        }
+    }
+}
+
+impl std::error::Error for InputError {}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+fn in_cells(cells: CellSet) -> String {
+    if cells.is_empty() {
+        String::new()
+    } else {
+        format!(
+            " (cell{} {})",
+            plural(cells.len() as usize),
+            list_cells(cells)
+        )
+    }
+}

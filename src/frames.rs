@@ -1,0 +1,112 @@
+//! Frames (BOX.md §8), derived from the event stream: one for the start,
+//! then one per event that changes the picture.
+
+use std::iter::Peekable;
+
+use crate::event::{Event, Failure, Record};
+use crate::state::State;
+
+/// One picture of the run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Frame {
+    /// Position in the animation, from 0.
+    pub index: usize,
+    pub state: State,
+    /// The event that made this frame (`None` for frame 0) and the index of
+    /// its operation.
+    pub cause: Option<Record>,
+    /// Set on the last frame of a failed run: what went wrong. The failure
+    /// adds no frame of its own; a renderer marks it on this one.
+    pub failure: Option<Failure>,
+}
+
+/// The frames of a stream of records, folded from `start`.
+pub struct Frames<I: Iterator<Item = Record>> {
+    records: Peekable<I>,
+    state: State,
+    next_index: usize,
+}
+
+impl<I: Iterator<Item = Record>> Frames<I> {
+    pub fn new(start: State, records: I) -> Self {
+        Frames {
+            records: records.peekable(),
+            state: start,
+            next_index: 0,
+        }
+    }
+}
+
+impl<I: Iterator<Item = Record>> Iterator for Frames<I> {
+    type Item = Frame;
+
+    fn next(&mut self) -> Option<Frame> {
+        let cause = if self.next_index == 0 {
+            None
+        } else {
+            let record = self.records.next()?;
+            self.state.apply(&record.event);
+            Some(record)
+        };
+        // Events that only add to this picture (a creature left, the run
+        // failed) belong to it; the next picture starts at the next turn,
+        // tick or stot move.
+        let mut failure = None;
+        while let Some(record) = self.records.next_if(|r| !r.event.makes_frame()) {
+            self.state.apply(&record.event);
+            if let Event::Failed(why) = record.event {
+                failure = Some(why);
+            }
+        }
+        let frame = Frame {
+            index: self.next_index,
+            state: self.state,
+            cause,
+            failure,
+        };
+        self.next_index += 1;
+        Some(frame)
+    }
+}
+
+impl crate::engine::Scenario {
+    /// Every frame of the run, lazily, in order.
+    pub fn frames(&self) -> Frames<crate::engine::Simulation<'_>> {
+        Frames::new(self.start, self.events())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::engine::Scenario;
+    use crate::event::Failure;
+
+    #[test]
+    fn figure_1a_has_26_frames() {
+        let frames: Vec<_> = Scenario::figure_1a().frames().collect();
+        assert_eq!(frames.len(), 26);
+        assert_eq!(frames[0].cause, None);
+        assert_eq!(frames[6].state.orientation().degrees(), 180);
+        assert!(frames.iter().all(|f| f.failure.is_none()));
+        assert_eq!(
+            frames[25].state.cells_string(),
+            "o........@..o....oox...xo...."
+        );
+    }
+
+    #[test]
+    fn a_failure_marks_the_last_frame_without_adding_one() {
+        let escape = Scenario::parse("@................x.....o..x..", "+-", false).unwrap();
+        let frames: Vec<_> = escape.frames().collect();
+        assert_eq!(frames.len(), 9);
+        assert_eq!(frames[8].failure, Some(Failure::SmoleEscaped));
+
+        let refused = Scenario::parse("@......................x.x...", "<", false).unwrap();
+        let frames: Vec<_> = refused.frames().collect();
+        assert_eq!(frames.len(), 1);
+        assert!(matches!(
+            frames[0].failure,
+            Some(Failure::StotBlocked { .. })
+        ));
+    }
+}

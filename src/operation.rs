@@ -1,0 +1,132 @@
+//! Operations on the box (BOX.md §3) and their one-character spelling.
+
+use std::fmt;
+
+use crate::error::InputError;
+use crate::geometry::Direction;
+
+/// A turn of the whole box.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Turn {
+    /// `+`: 90° clockwise.
+    Clockwise,
+    /// `-`: 90° counter-clockwise.
+    CounterClockwise,
+    /// `|`: 180°, shown as two clockwise quarters with no falling between.
+    Half,
+}
+
+/// One character of an operation string.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Operation {
+    Turn(Turn),
+    /// Move the stot one cell in a direction of the standard frame, whatever
+    /// the box's orientation.
+    StotMove(Direction),
+}
+
+impl Operation {
+    pub const ALL: [Operation; 7] = [
+        Operation::Turn(Turn::Clockwise),
+        Operation::Turn(Turn::CounterClockwise),
+        Operation::Turn(Turn::Half),
+        Operation::StotMove(Direction::Left),
+        Operation::StotMove(Direction::Right),
+        Operation::StotMove(Direction::Up),
+        Operation::StotMove(Direction::Down),
+    ];
+
+    pub const fn from_char(c: char) -> Option<Operation> {
+        Some(match c {
+            '+' => Operation::Turn(Turn::Clockwise),
+            '-' => Operation::Turn(Turn::CounterClockwise),
+            '|' => Operation::Turn(Turn::Half),
+            '<' => Operation::StotMove(Direction::Left),
+            '>' => Operation::StotMove(Direction::Right),
+            '^' => Operation::StotMove(Direction::Up),
+            'v' => Operation::StotMove(Direction::Down),
+            _ => return None,
+        })
+    }
+
+    pub const fn to_char(self) -> char {
+        match self {
+            Operation::Turn(Turn::Clockwise) => '+',
+            Operation::Turn(Turn::CounterClockwise) => '-',
+            Operation::Turn(Turn::Half) => '|',
+            Operation::StotMove(Direction::Left) => '<',
+            Operation::StotMove(Direction::Right) => '>',
+            Operation::StotMove(Direction::Up) => '^',
+            Operation::StotMove(Direction::Down) => 'v',
+        }
+    }
+
+    /// What the operation does, in words (`half turn`, `stot left`).
+    pub const fn description(self) -> &'static str {
+        match self {
+            Operation::Turn(Turn::Clockwise) => "turn clockwise",
+            Operation::Turn(Turn::CounterClockwise) => "turn counter-clockwise",
+            Operation::Turn(Turn::Half) => "half turn",
+            Operation::StotMove(Direction::Left) => "stot left",
+            Operation::StotMove(Direction::Right) => "stot right",
+            Operation::StotMove(Direction::Up) => "stot up",
+            Operation::StotMove(Direction::Down) => "stot down",
+        }
+    }
+}
+
+impl fmt::Display for Operation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.to_char())
+    }
+}
+
+/// Parses an operation string; the empty string is no operations.
+pub fn parse_operations(text: &str) -> Result<Vec<Operation>, InputError> {
+    text.chars()
+        .enumerate()
+        .map(|(i, c)| {
+            Operation::from_char(c).ok_or(InputError::OperationCharacter {
+                position: i + 1,
+                found: c,
+            })
+        })
+        .collect()
+}
+
+/// The operations written back as a string.
+pub fn format_operations(ops: &[Operation]) -> String {
+    ops.iter().map(|op| op.to_char()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_operation_round_trips_through_its_character() {
+        for op in Operation::ALL {
+            assert_eq!(Operation::from_char(op.to_char()), Some(op));
+        }
+        assert_eq!(
+            format_operations(&parse_operations("+>|<-v+^+").unwrap()),
+            "+>|<-v+^+"
+        );
+        assert_eq!(parse_operations("").unwrap(), vec![]);
+    }
+
+    #[test]
+    fn a_foreign_character_is_named_with_its_position() {
+        assert_eq!(
+            parse_operations("+>a"),
+            Err(InputError::OperationCharacter {
+                position: 3,
+                found: 'a'
+            })
+        );
+        assert_eq!(
+            parse_operations("+>a").unwrap_err().to_string(),
+            "the operations have 'a' at character 3; expected one of + - | < > ^ v"
+        );
+    }
+}
