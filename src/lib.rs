@@ -4,7 +4,7 @@
 //! The pipeline, each stage knowing nothing of the ones after it:
 //! [`engine`] turns operations into [`Event`]s; a [`State`] is a fold over
 //! events ([`State::apply`]); [`frames`] derives the pictures of BOX.md §8
-//! from the events; [`ascii`] and `render` draws a frame; `encode` writes
+//! from the events; [`ascii`] and [`render`] draw a frame; `encode` writes
 //! drawn frames as an animated GIF.
 //!
 //! ```
@@ -23,6 +23,7 @@ pub mod event;
 pub mod frames;
 pub mod geometry;
 pub mod operation;
+pub mod render;
 pub mod state;
 
 pub use engine::{Outcome, Scenario};
@@ -31,4 +32,5 @@ pub use event::{Blocked, Event, Failure, Record};
 pub use frames::Frame;
 pub use geometry::{Cell, CellSet, Direction, Orientation};
 pub use operation::{Operation, Turn};
+pub use render::{Ink, RenderOptions, RenderOptionsError, Renderer, PALETTE};
 pub use state::{Content, Creature, State};
