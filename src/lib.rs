@@ -4,8 +4,8 @@
 //! The pipeline, each stage knowing nothing of the ones after it:
 //! [`engine`] turns operations into [`Event`]s; a [`State`] is a fold over
 //! events ([`State::apply`]); [`frames`] derives the pictures of BOX.md §8
-//! from the events; [`ascii`] and `render` draws a frame; `encode` writes
-//! drawn frames as an animated GIF.
+//! from the events; [`ascii`] and [`render`] draw a frame; [`encode`] writes
+//! drawn frames as an animated GIF (or one as PNG).
 //!
 //! ```
 //! use shubbles::Scenario;
@@ -17,18 +17,22 @@
 //! ```
 
 pub mod ascii;
+pub mod encode;
 pub mod engine;
 pub mod error;
 pub mod event;
 pub mod frames;
 pub mod geometry;
 pub mod operation;
+pub mod render;
 pub mod state;
 
+pub use encode::{write_gif, write_png, EncodeError, GifWriter};
 pub use engine::{Outcome, Scenario};
 pub use error::InputError;
 pub use event::{Blocked, Event, Failure, Record};
 pub use frames::Frame;
 pub use geometry::{Cell, CellSet, Direction, Orientation};
 pub use operation::{Operation, Turn};
+pub use render::{Ink, RenderOptions, RenderOptionsError, Renderer, PALETTE};
 pub use state::{Content, Creature, State};
