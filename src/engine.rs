@@ -108,6 +108,28 @@ fn stot_destination(state: &State, direction: Direction) -> Result<crate::Cell, 
     Ok(to)
 }
 
+/// The operations of `candidates` that succeed one after the other from
+/// `start`, skipping each that would fail where the run then is: a way to
+/// make long runs that do not end at the first refused move (benchmarks,
+/// property tests).
+pub fn legal_operations(
+    start: State,
+    candidates: impl IntoIterator<Item = Operation>,
+) -> Vec<Operation> {
+    let mut state = start;
+    candidates
+        .into_iter()
+        .filter(|&operation| {
+            let mut next = state;
+            let succeeded = perform(&mut next, operation, &mut |_| {}).is_ok();
+            if succeeded {
+                state = next;
+            }
+            succeeded
+        })
+        .collect()
+}
+
 /// A start state and the operations to run on it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Scenario {

@@ -23,6 +23,7 @@ pub mod error;
 pub mod event;
 pub mod frames;
 pub mod geometry;
+pub mod log;
 pub mod operation;
 pub mod render;
 pub mod state;

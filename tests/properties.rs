@@ -42,21 +42,8 @@ fn operations(max: usize) -> impl Strategy<Value = Vec<Operation>> {
 /// Operations drawn at random, keeping only those that succeed from where
 /// the run is, so long runs do not end at the first refused move.
 fn legal_operations(max: usize) -> impl Strategy<Value = (State, Vec<Operation>)> {
-    (valid_state(), operations(max)).prop_map(|(start, choices)| {
-        let mut state = start;
-        let legal = choices
-            .into_iter()
-            .filter(|&op| {
-                let mut next = state;
-                let ok = shubbles::engine::perform(&mut next, op, &mut |_| {}).is_ok();
-                if ok {
-                    state = next;
-                }
-                ok
-            })
-            .collect();
-        (start, legal)
-    })
+    (valid_state(), operations(max))
+        .prop_map(|(start, choices)| (start, shubbles::engine::legal_operations(start, choices)))
 }
 
 fn scenario(start: State, operations: &[Operation]) -> Scenario {
@@ -207,4 +194,31 @@ fn four_quarter_turns_move_creatures_that_can_fall_on_the_way() {
         outcome.state.cells_string(),
         "@...........o.....x....x....."
     );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(40))]
+
+    /// The GIF has exactly the frames of the frame dump, each shown for one
+    /// second.
+    #[test]
+    fn the_gif_has_as_many_frames_as_the_frame_dump((start, ops) in legal_operations(12), tail in operations(3)) {
+        let mut all = ops;
+        all.extend(tail);
+        let scenario = scenario(start, &all);
+        let mut gif = Vec::new();
+        let options = shubbles::RenderOptions::new(4).expect("a valid cell size");
+        let written = shubbles::encode::write_gif(scenario.frames(), &options, &mut gif).expect("encodes");
+        let mut dump = Vec::new();
+        shubbles::ascii::write_frame_dump(&scenario, &mut dump).expect("in memory");
+        let dumped = String::from_utf8(dump).expect("text").matches("# frame ").count();
+        let mut decoder = gif::DecodeOptions::new().read_info(gif.as_slice()).expect("a GIF");
+        let mut decoded = 0;
+        while let Some(frame) = decoder.read_next_frame().expect("a frame") {
+            prop_assert_eq!(frame.delay, 100);
+            decoded += 1;
+        }
+        prop_assert_eq!(decoded, dumped);
+        prop_assert_eq!(written, dumped);
+    }
 }

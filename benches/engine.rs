@@ -1,0 +1,67 @@
+//! Engine and pipeline speed. `cargo bench --bench engine`; results and how
+//! to read them are in BENCHMARKS.md.
+
+use std::hint::black_box;
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+
+use shubbles::encode::write_gif;
+use shubbles::engine::legal_operations;
+use shubbles::render::RenderOptions;
+use shubbles::{Operation, Scenario};
+
+/// A long run that never fails: random operations, each kept only if it
+/// succeeds from where the run is (a random string fails within a few
+/// operations and would measure nothing).
+fn long_run(length: usize) -> Scenario {
+    let mut seed = 0x9E37_79B9_7F4A_7C15_u64;
+    let candidates = std::iter::repeat_with(move || {
+        // xorshift64: reproducible without a dependency.
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        Operation::ALL[(seed % 7) as usize]
+    });
+    let mut scenario = Scenario::figure_1a();
+    scenario.operations = legal_operations(scenario.start, candidates.take(length * 4));
+    assert!(
+        scenario.operations.len() >= length,
+        "too few legal operations"
+    );
+    scenario.operations.truncate(length);
+    scenario
+}
+
+fn engine(c: &mut Criterion) {
+    let scenario = long_run(100_000);
+    assert!(scenario.run().failure.is_none());
+    let mut group = c.benchmark_group("engine");
+    group.throughput(Throughput::Elements(scenario.operations.len() as u64));
+    group.bench_function("run 100k operations", |b| {
+        b.iter(|| black_box(&scenario).run())
+    });
+    group.bench_function("events of 100k operations", |b| {
+        b.iter(|| black_box(&scenario).events().count())
+    });
+    group.bench_function("frames of 100k operations", |b| {
+        b.iter(|| black_box(&scenario).frames().count())
+    });
+    group.finish();
+}
+
+fn demo_gif(c: &mut Criterion) {
+    let scenario = Scenario::figure_1a();
+    let options = RenderOptions::default();
+    let mut group = c.benchmark_group("pipeline");
+    group.bench_function("demo GIF in memory", |b| {
+        b.iter(|| {
+            let mut out = Vec::with_capacity(64 * 1024);
+            write_gif(black_box(&scenario).frames(), &options, &mut out).expect("encodes");
+            out
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, engine, demo_gif);
+criterion_main!(benches);

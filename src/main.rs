@@ -1,0 +1,345 @@
+//! The `shubbles` command: a thin layer over the library that reads input,
+//! picks the output and maps outcomes to exit statuses (BOX.md §10).
+
+use std::ffi::OsString;
+use std::fs;
+use std::io::{self, BufWriter, IsTerminal, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::Context;
+use clap::{Args, Parser, Subcommand};
+
+use shubbles::ascii::{picture, write_frame_dump};
+use shubbles::encode::write_gif;
+use shubbles::render::RenderOptions;
+use shubbles::{Failure, InputError, Outcome, Scenario};
+
+const EXAMPLES: &str = "\
+Examples:
+  shubbles .........@...o....ooo..xox... '+>|<-v+^+'     # writes shubbles.gif
+  echo '.........@...o....ooo..xox... +>|<-v+^+' | shubbles -o fig1a.gif
+  shubbles text .........@...o....ooo..xox... -+<        # prints the final state
+  shubbles demo                                          # Figure 1(a), no input needed
+
+Exit status: 0 success, 3 the run failed (`!`), 2 invalid input or usage,
+1 any other error (for example an unwritable output file).
+Rules and output formats: BOX.md (shared/spec/BOX.md).";
+
+/// Simulate the shubbles-and-smoles puzzle box and render every step of a
+/// run as an animated GIF, one frame per second.
+///
+/// STATE is 29 characters, one per cell in number order: `.` empty, `o`
+/// shubble, `x` smole, `@` stot. OPS is a string of `+` (turn clockwise),
+/// `-` (counter-clockwise), `|` (half turn) and `<` `>` `^` `v` (move the
+/// stot, in the unturned frame). Without STATE, both are read from standard
+/// input, separated by white space. Without a command, `gif` runs.
+#[derive(Parser, Debug)]
+#[command(
+    name = "shubbles",
+    version,
+    args_conflicts_with_subcommands = true,
+    after_help = EXAMPLES
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    #[command(flatten)]
+    gif: GifArgs,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Write the animated GIF of every frame, one second each (the default).
+    #[command(after_help = "\
+Examples:
+  shubbles gif .........@...o....ooo..xox... '+>|<-v+^+' -o fig1a.gif
+  shubbles gif .........@...o....ooo..xox... -+ -o - | gifsicle --info
+  shubbles gif --settle '.o.......@...o....ooo..xox...' + --cell-size 24
+
+Prints `!` (on standard error when the GIF goes to standard output) and
+exits with 3 when the run fails; the GIF is written all the same, its last
+frame marking the failure.")]
+    Gif(GifArgs),
+    /// Print the final state string, or `!` if the run fails.
+    #[command(after_help = "\
+Examples:
+  shubbles text .........@...o....ooo..xox... '+>|<-v+^+'
+      o........@..o....oox...xo....
+  echo '.........@...o....ooo..xox... <<' | shubbles text
+      !   (exit status 3; the reason goes to standard error)")]
+    Text(RunArgs),
+    /// Print the ASCII picture of the final state in its final orientation.
+    #[command(after_help = "\
+Examples:
+  shubbles ascii .........@...o....ooo..xox... +
+        .  .
+       .....
+       .....
+       .o...
+       xo.@.
+       ooo..
+      *x  .")]
+    Ascii(RunArgs),
+    /// Print the ASCII picture of every frame of the animation.
+    #[command(after_help = "\
+Examples:
+  shubbles frames .........@...o....ooo..xox... '|'
+      # input .........@...o....ooo..xox... |
+      # frame 0, 0 degrees
+      ...
+      # result ...
+
+Each block is `#` header lines and a picture; blocks are separated by an
+empty line; the last line gives the result.")]
+    Frames(RunArgs),
+    /// Write the GIF of Figure 1(a) under `+>|<-v+^+`; needs no input.
+    #[command(after_help = "\
+Examples:
+  shubbles demo                 # writes shubbles.gif
+  shubbles demo -o demo.gif --cell-size 60")]
+    Demo(OutputArgs),
+}
+
+#[derive(Args, Debug)]
+struct RunArgs {
+    /// The start state (29 characters of `. o x @`); read from standard
+    /// input, with the operations, when absent.
+    #[arg(value_name = "STATE")]
+    state: Option<String>,
+    /// The operations; may start with `-` (a counter-clockwise turn).
+    #[arg(value_name = "OPS", allow_hyphen_values = true)]
+    operations: Option<String>,
+    /// Accept an unstable start: let it fall first (those ticks are frames
+    /// too) instead of rejecting it.
+    #[arg(long)]
+    settle: bool,
+}
+
+#[derive(Args, Debug)]
+struct OutputArgs {
+    /// Where to write the GIF; `-` writes to standard output.
+    #[arg(short, long, value_name = "FILE", default_value = "shubbles.gif")]
+    output: PathBuf,
+    /// Side of one cell in pixels.
+    #[arg(long, value_name = "PX", default_value_t = RenderOptions::DEFAULT_CELL_SIZE)]
+    cell_size: u32,
+}
+
+#[derive(Args, Debug)]
+struct GifArgs {
+    #[command(flatten)]
+    run: RunArgs,
+    #[command(flatten)]
+    output: OutputArgs,
+}
+
+/// How the command ended, mapped to BOX.md §10's exit statuses.
+enum Ending {
+    Success,
+    RunFailed,
+    Invalid(String),
+    Error(anyhow::Error),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse_from(operations_may_be_dashes(std::env::args_os().collect()));
+    let ending = match cli.command {
+        None => gif(&cli.gif),
+        Some(Command::Gif(args)) => gif(&args),
+        Some(Command::Text(args)) => text(&args, |outcome| outcome.result() + "\n"),
+        Some(Command::Ascii(args)) => text(&args, |outcome| match outcome.failure {
+            Some(_) => "!\n".to_string(),
+            None => picture(&outcome.state),
+        }),
+        Some(Command::Frames(args)) => frames(&args),
+        Some(Command::Demo(args)) => render(&Scenario::figure_1a(), &args),
+    };
+    match ending {
+        Ending::Success => ExitCode::SUCCESS,
+        Ending::RunFailed => ExitCode::from(3),
+        Ending::Invalid(message) => {
+            eprintln!("shubbles: {message}");
+            ExitCode::from(2)
+        }
+        Ending::Error(error) => {
+            eprintln!("shubbles: {error:#}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// `--` is two counter-clockwise turns as well as the end of options. When
+/// it comes last, after the state, it can only be the operations: it is
+/// passed on behind a `--` of its own so the parser takes it as OPS.
+fn operations_may_be_dashes(mut args: Vec<OsString>) -> Vec<OsString> {
+    let Some((last, earlier)) = args.split_last() else {
+        return args;
+    };
+    if last != "--" || earlier.iter().any(|arg| arg == "--") {
+        return args;
+    }
+    let mut operands = 0;
+    let mut skip_value = false;
+    for arg in earlier.iter().skip(1) {
+        let text = arg.to_string_lossy();
+        if skip_value {
+            skip_value = false;
+        } else if text == "-o" || text == "--output" || text == "--cell-size" {
+            skip_value = true;
+        } else if !text.starts_with('-') && !COMMANDS.contains(&text.as_ref()) {
+            operands += 1;
+        }
+    }
+    if operands == 1 {
+        args.insert(args.len() - 1, OsString::from("--"));
+    }
+    args
+}
+
+const COMMANDS: [&str; 6] = ["gif", "text", "ascii", "frames", "demo", "help"];
+
+/// The scenario from the operands, or from standard input without them.
+fn scenario(args: &RunArgs) -> Result<Scenario, Ending> {
+    let parsed = match &args.state {
+        Some(state) => {
+            Scenario::parse(state, args.operations.as_deref().unwrap_or(""), args.settle)
+        }
+        None => {
+            let mut input = String::new();
+            if let Err(error) = io::stdin().read_to_string(&mut input) {
+                return Err(Ending::Invalid(format!(
+                    "cannot read standard input: {error}"
+                )));
+            }
+            Scenario::from_text(&input, args.settle)
+        }
+    };
+    parsed.map_err(|error: InputError| Ending::Invalid(error.to_string()))
+}
+
+fn text(args: &RunArgs, show: impl Fn(&Outcome) -> String) -> Ending {
+    let scenario = match scenario(args) {
+        Ok(scenario) => scenario,
+        Err(ending) => return ending,
+    };
+    let outcome = scenario.run();
+    if let Err(error) = io::stdout().lock().write_all(show(&outcome).as_bytes()) {
+        return Ending::Error(error.into());
+    }
+    match outcome.failure {
+        Some((op, failure)) => {
+            explain_failure(&scenario, op, failure);
+            Ending::RunFailed
+        }
+        None => Ending::Success,
+    }
+}
+
+fn frames(args: &RunArgs) -> Ending {
+    let scenario = match scenario(args) {
+        Ok(scenario) => scenario,
+        Err(ending) => return ending,
+    };
+    let mut out = BufWriter::new(io::stdout().lock());
+    if let Err(error) = write_frame_dump(&scenario, &mut out).and_then(|()| out.flush()) {
+        return Ending::Error(error.into());
+    }
+    match scenario.run().failure {
+        Some(_) => Ending::RunFailed,
+        None => Ending::Success,
+    }
+}
+
+fn gif(args: &GifArgs) -> Ending {
+    match scenario(&args.run) {
+        Ok(scenario) => render(&scenario, &args.output),
+        Err(ending) => ending,
+    }
+}
+
+fn render(scenario: &Scenario, args: &OutputArgs) -> Ending {
+    let options = match RenderOptions::new(args.cell_size) {
+        Ok(options) => options,
+        Err(error) => return Ending::Invalid(error.to_string()),
+    };
+    let to_stdout = args.output.as_os_str() == "-";
+    if to_stdout && io::stdout().is_terminal() {
+        return Ending::Invalid(
+            "refusing to write a GIF to a terminal; redirect standard output or give -o FILE"
+                .to_string(),
+        );
+    }
+    let written = if to_stdout {
+        let mut out = BufWriter::new(io::stdout().lock());
+        write_gif(scenario.frames(), &options, &mut out)
+            .map_err(anyhow::Error::from)
+            .and_then(|_| out.flush().context("cannot write to standard output"))
+    } else {
+        write_atomically(&args.output, |file| {
+            write_gif(scenario.frames(), &options, file)?;
+            Ok(())
+        })
+    };
+    if let Err(error) = written {
+        return Ending::Error(error);
+    }
+    let outcome = scenario.run();
+    match outcome.failure {
+        Some((op, failure)) => {
+            if to_stdout {
+                eprintln!("!");
+            } else {
+                println!("!");
+            }
+            explain_failure(scenario, op, failure);
+            Ending::RunFailed
+        }
+        None => Ending::Success,
+    }
+}
+
+/// Writes `path` whole or not at all: into a temporary file beside it, then
+/// renamed over it, so a reader never sees half a GIF and an error leaves no
+/// file behind.
+fn write_atomically(
+    path: &Path,
+    write: impl FnOnce(&mut BufWriter<&mut fs::File>) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
+    let folder = match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".shubbles-").suffix(".tmp");
+    // A temporary file is private by default; the finished GIF should be
+    // as readable as any file the user makes.
+    #[cfg(unix)]
+    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o644));
+    let mut temporary = builder
+        .tempfile_in(folder)
+        .with_context(|| format!("cannot create a file in {}", folder.display()))?;
+    {
+        let mut out = BufWriter::new(temporary.as_file_mut());
+        write(&mut out).with_context(|| format!("cannot write {}", path.display()))?;
+        out.flush()
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    temporary
+        .persist(path)
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(())
+}
+
+/// Says on standard error which operation failed and why; standard output
+/// carries only the `!` the contract asks for.
+fn explain_failure(scenario: &Scenario, op: Option<usize>, failure: Failure) {
+    match op.and_then(|i| scenario.operations.get(i).map(|operation| (i, operation))) {
+        Some((i, operation)) => eprintln!(
+            "shubbles: the run failed at operation {} `{operation}` ({}): {failure}",
+            i + 1,
+            operation.description()
+        ),
+        None => eprintln!("shubbles: the run failed while the start settled: {failure}"),
+    }
+}

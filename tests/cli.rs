@@ -1,0 +1,327 @@
+//! The command line as a user meets it: outputs, exit statuses, messages and
+//! files (BOX.md §10).
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+const FIGURE_1A: &str = ".........@...o....ooo..xox...";
+const DEMO_OPS: &str = "+>|<-v+^+";
+const DEMO_RESULT: &str = "o........@..o....oox...xo....";
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+    bytes: Vec<u8>,
+}
+
+fn shubbles_in(dir: &Path, args: &[&str], stdin: &str) -> Run {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_shubbles"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    let mut input = child.stdin.take().expect("stdin is piped");
+    input
+        .write_all(stdin.as_bytes())
+        .expect("stdin takes the input");
+    drop(input);
+    let output = child.wait_with_output().expect("the binary ends");
+    Run {
+        code: output.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        bytes: output.stdout,
+    }
+}
+
+fn shubbles(args: &[&str], stdin: &str) -> Run {
+    shubbles_in(Path::new(env!("CARGO_TARGET_TMPDIR")), args, stdin)
+}
+
+fn files_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .expect("the folder is readable")
+        .map(|entry| {
+            entry
+                .expect("entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn text_prints_the_final_state() {
+    let run = shubbles(&["text", FIGURE_1A, DEMO_OPS], "");
+    assert_eq!(
+        (run.code, run.stdout.as_str()),
+        (0, "o........@..o....oox...xo....\n")
+    );
+    assert_eq!(run.stderr, "");
+}
+
+#[test]
+fn text_reads_standard_input_like_the_original_challenge() {
+    let run = shubbles(&["text"], &format!("{FIGURE_1A}\n{DEMO_OPS}\n"));
+    assert_eq!((run.code, run.stdout.trim()), (0, DEMO_RESULT));
+    let only_state = shubbles(&["text"], &format!("  {FIGURE_1A}  \n"));
+    assert_eq!((only_state.code, only_state.stdout.trim()), (0, FIGURE_1A));
+}
+
+#[test]
+fn a_failed_run_prints_a_bang_exits_3_and_says_why_on_standard_error() {
+    let run = shubbles(&["text", FIGURE_1A, "+^^"], "");
+    assert_eq!((run.code, run.stdout.as_str()), (3, "!\n"));
+    assert!(
+        run.stderr.contains("operation 3 `^` (stot up)"),
+        "{}",
+        run.stderr
+    );
+    let escape = shubbles(&["ascii", "@................x.....o..x..", "+-"], "");
+    assert_eq!((escape.code, escape.stdout.as_str()), (3, "!\n"));
+    assert!(escape.stderr.contains("a smole fell through the opening"));
+}
+
+#[test]
+fn operations_may_start_with_a_dash() {
+    let turned = shubbles(&["text", FIGURE_1A, "-+"], "");
+    assert_eq!(
+        (turned.code, turned.stdout.trim()),
+        (0, ".........@..o....ooo...xox...")
+    );
+    // `--` alone after the state is two counter-clockwise turns...
+    let dashes = shubbles(&["text", FIGURE_1A, "--"], "");
+    assert_eq!(
+        (dashes.code, dashes.stdout.trim()),
+        (0, ".oox..oo.@..x....o...........")
+    );
+    // ...and before the operands it ends the options, as usual.
+    let separated = shubbles(&["text", "--", FIGURE_1A, "--"], "");
+    assert_eq!(separated.stdout, dashes.stdout);
+    let both = shubbles(&["text", FIGURE_1A, "--", "--"], "");
+    assert_eq!(both.stdout, dashes.stdout);
+}
+
+#[test]
+fn ascii_prints_the_final_picture_in_its_orientation() {
+    let run = shubbles(&["ascii", FIGURE_1A, "+"], "");
+    assert_eq!(run.code, 0);
+    assert_eq!(
+        run.stdout,
+        "  .  .\n .....\n .....\n .o...\n xo.@.\n ooo..\n*x  .\n"
+    );
+}
+
+#[test]
+fn frames_dumps_every_frame_with_headers() {
+    let run = shubbles(&["frames", FIGURE_1A, DEMO_OPS], "");
+    assert_eq!(run.code, 0);
+    let blocks: Vec<&str> = run.stdout.split("\n\n").collect();
+    assert_eq!(blocks.len(), 26);
+    assert!(run.stdout.starts_with(&format!(
+        "# input {FIGURE_1A} {DEMO_OPS}\n# frame 0, 0 degrees\n......\n"
+    )));
+    assert!(blocks[6].starts_with("# frame 6, 180 degrees, operation 3 | (turned)\n*\nxox...\n"));
+    assert!(run.stdout.ends_with(&format!("# result {DEMO_RESULT}\n")));
+
+    let failed = shubbles(&["frames", "@......................x.x...", "<"], "");
+    assert_eq!(failed.code, 3);
+    assert!(failed
+        .stdout
+        .contains("failed: the stot in cell 0 cannot move left: a wall is in the way"));
+    assert!(failed.stdout.ends_with("# result !\n"));
+}
+
+#[test]
+fn bad_input_is_named_exits_2_and_writes_nothing() {
+    let cases: [(&[&str], &str, &str); 11] = [
+        (
+            &[".........@...o....ooo..xox.."],
+            "",
+            "the state has 28 characters, expected 29",
+        ),
+        (
+            &[".........@...o....ooo..xoX..."],
+            "",
+            "the state has 'X' at character 26 (cell 25)",
+        ),
+        (
+            &[".........@...o....ooo..xoo..."],
+            "",
+            "the state has 1 smole (cell 23), expected exactly 2",
+        ),
+        (
+            &[".........@...o....ooo..xox@.."],
+            "",
+            "the state has 2 stots (cells 9 and 26), expected exactly 1",
+        ),
+        (
+            &[".o.......@...o....ooo..xox..."],
+            "",
+            "the creature in cell 1 would fall",
+        ),
+        (
+            &[".........@...o....ooo..xox..o"],
+            "",
+            "cell 28 holds a shubble",
+        ),
+        (
+            &[FIGURE_1A, "+>a"],
+            "",
+            "the operations have 'a' at character 3",
+        ),
+        (
+            &[],
+            &format!("{FIGURE_1A} + extra"),
+            "unexpected extra input \"extra\"",
+        ),
+        (&[], "", "no input"),
+        (&[], "   \n", "no input"),
+        (
+            &[FIGURE_1A, "+", "extra"],
+            "",
+            "unexpected argument 'extra'",
+        ),
+    ];
+    for (operands, stdin, message) in cases {
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let mut args = vec!["gif", "-o", "out.gif"];
+        args.extend_from_slice(operands);
+        let run = shubbles_in(dir.path(), &args, stdin);
+        assert_eq!(run.code, 2, "{operands:?}: {}", run.stderr);
+        assert!(run.stderr.contains(message), "{operands:?}: {}", run.stderr);
+        if !message.starts_with("unexpected argument") {
+            assert_eq!(run.stderr.lines().count(), 1, "one line: {}", run.stderr);
+        }
+        assert!(files_in(dir.path()).is_empty(), "{operands:?} left a file");
+        assert_eq!(run.stdout, "");
+    }
+}
+
+#[test]
+fn settle_lets_an_unstable_start_fall_first() {
+    let floating = ".o.......@...o....ooo..xox...";
+    assert_eq!(shubbles(&["text", floating], "").code, 2);
+    let settled = shubbles(&["text", "--settle", floating], "");
+    assert_eq!(
+        (settled.code, settled.stdout.trim()),
+        (0, ".........@..oo....ooo..xox...")
+    );
+    let frames = shubbles(&["frames", "--settle", floating], "");
+    assert!(frames
+        .stdout
+        .contains("# frame 1, 0 degrees, settling the start (fell)"));
+    // A shubble over the opening leaves while the start settles.
+    let over = shubbles(&["text", "--settle", ".........@...o....ooo..xox..o"], "");
+    assert_eq!((over.code, over.stdout.trim()), (0, FIGURE_1A));
+}
+
+#[test]
+fn gif_writes_the_named_file_and_prints_nothing_on_success() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let run = shubbles_in(dir.path(), &[FIGURE_1A, DEMO_OPS, "-o", "fig.gif"], "");
+    assert_eq!((run.code, run.stdout.as_str()), (0, ""));
+    assert_eq!(files_in(dir.path()), ["fig.gif"]);
+    let bytes = std::fs::read(dir.path().join("fig.gif")).expect("the GIF");
+    assert!(bytes.starts_with(b"GIF89a"));
+}
+
+#[test]
+fn gif_without_a_command_reads_standard_input_and_writes_shubbles_gif() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let run = shubbles_in(dir.path(), &[], &format!("{FIGURE_1A} {DEMO_OPS}"));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(files_in(dir.path()), ["shubbles.gif"]);
+}
+
+#[test]
+fn gif_to_standard_output_with_dash() {
+    let run = shubbles(&["gif", FIGURE_1A, "+", "-o", "-"], "");
+    assert_eq!(run.code, 0);
+    assert!(run.bytes.starts_with(b"GIF89a"));
+    // A failed run still writes the GIF; the `!` goes to standard error so
+    // the GIF stays clean.
+    let failed = shubbles(&["gif", FIGURE_1A, "+^^", "-o", "-"], "");
+    assert_eq!(failed.code, 3);
+    assert!(failed.bytes.starts_with(b"GIF89a"));
+    assert!(failed.stderr.starts_with("!\n"));
+}
+
+#[test]
+fn a_failed_run_still_writes_its_gif_and_prints_a_bang() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let run = shubbles_in(dir.path(), &[FIGURE_1A, "+^^", "-o", "fail.gif"], "");
+    assert_eq!((run.code, run.stdout.as_str()), (3, "!\n"));
+    assert_eq!(files_in(dir.path()), ["fail.gif"]);
+}
+
+#[test]
+fn an_unwritable_output_exits_1_and_leaves_nothing() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let run = shubbles_in(dir.path(), &[FIGURE_1A, "-o", "no/such/folder/x.gif"], "");
+    assert_eq!(run.code, 1);
+    assert!(run.stderr.contains("no/such/folder"), "{}", run.stderr);
+    assert!(files_in(dir.path()).is_empty());
+}
+
+#[test]
+fn an_unreasonable_cell_size_is_a_usage_error() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let run = shubbles_in(dir.path(), &["demo", "--cell-size", "0"], "");
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("cell size"), "{}", run.stderr);
+    assert!(files_in(dir.path()).is_empty());
+}
+
+#[test]
+fn demo_needs_no_input() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let run = shubbles_in(dir.path(), &["demo"], "");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(files_in(dir.path()), ["shubbles.gif"]);
+    let named = shubbles_in(dir.path(), &["demo", "-o", "demo.gif"], "");
+    assert_eq!(named.code, 0);
+    assert_eq!(files_in(dir.path()), ["demo.gif", "shubbles.gif"]);
+}
+
+#[test]
+fn help_shows_an_example_for_every_command() {
+    for command in ["gif", "text", "ascii", "frames", "demo"] {
+        let run = shubbles(&[command, "--help"], "");
+        assert_eq!(run.code, 0);
+        assert!(run.stdout.contains("Examples:"), "{command}");
+        assert!(
+            run.stdout.contains(&format!("shubbles {command}")),
+            "{command}"
+        );
+    }
+    let top = shubbles(&["--help"], "");
+    assert!(top
+        .stdout
+        .contains("Exit status: 0 success, 3 the run failed"));
+    let version = shubbles(&["--version"], "");
+    assert_eq!(
+        version.stdout.trim(),
+        format!("shubbles {}", env!("CARGO_PKG_VERSION"))
+    );
+}
+
+#[test]
+fn a_gif_on_standard_output_is_the_whole_file_and_nothing_else() {
+    let run = shubbles(&["demo", "-o", "-"], "");
+    assert_eq!(run.code, 0);
+    assert!(run.bytes.starts_with(b"GIF89a"));
+    assert_eq!(
+        run.bytes.last(),
+        Some(&b';'),
+        "the GIF ends with its trailer"
+    );
+}

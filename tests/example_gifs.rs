@@ -1,0 +1,39 @@
+//! The GIFs committed beside the examples (and shown in the README) are what
+//! the code makes today, byte for byte. After an intended change in the
+//! pictures: `SHUBBLES_BLESS=1 cargo test --test example_gifs`.
+
+use std::path::PathBuf;
+
+use shubbles::encode::write_gif;
+use shubbles::render::RenderOptions;
+use shubbles::Scenario;
+
+fn check(name: &str, scenario: &Scenario) {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("examples")
+        .join(name);
+    let mut made = Vec::new();
+    write_gif(scenario.frames(), &RenderOptions::default(), &mut made).expect("encodes");
+    if std::env::var("SHUBBLES_BLESS").is_ok_and(|v| v == "1") {
+        std::fs::write(&path, &made).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    }
+    let committed = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    assert!(
+        committed == made,
+        "{} is out of date ({} bytes committed, {} made); regenerate it with SHUBBLES_BLESS=1 cargo test --test example_gifs",
+        path.display(),
+        committed.len(),
+        made.len()
+    );
+}
+
+#[test]
+fn the_demo_gif_in_the_readme_is_current() {
+    check("demo.gif", &Scenario::figure_1a());
+}
+
+#[test]
+fn the_release_one_shubble_example_gif_is_current() {
+    let scenario = Scenario::parse("@................x.....x..o..", "+-", false).expect("valid");
+    check("release_one_shubble.gif", &scenario);
+}
