@@ -15,7 +15,7 @@ use gif::{DisposalMethod, Encoder, Repeat};
 use tiny_skia::Pixmap;
 
 use crate::frames::Frame;
-use crate::render::{palette_indices_into, RenderOptions, Renderer, PALETTE};
+use crate::render::{palette_indices_into, PaletteLookup, RenderOptions, Renderer, PALETTE};
 
 /// How long each frame shows, in GIF units of 10 ms: one second.
 pub const FRAME_DELAY_CENTISECONDS: u16 = 100;
@@ -73,9 +73,10 @@ impl From<gif::EncodingError> for EncodeError {
 pub struct GifWriter<W: Write> {
     encoder: Encoder<BufWriter<W>>,
     renderer: Renderer,
+    /// The picture being written and the one before it: frames are compared
+    /// as drawn, and only the changed rectangle is mapped to palette indices.
     pixmap: Pixmap,
-    previous: Vec<u8>,
-    current: Vec<u8>,
+    previous: Pixmap,
     /// The changed rectangle of the current frame, copied out for the encoder.
     patch: Vec<u8>,
     frames_written: usize,
@@ -95,9 +96,8 @@ impl<W: Write> GifWriter<W> {
         Ok(GifWriter {
             encoder,
             pixmap: renderer.new_pixmap(),
+            previous: renderer.new_pixmap(),
             renderer,
-            previous: Vec::new(),
-            current: Vec::new(),
             patch: Vec::new(),
             frames_written: 0,
         })
@@ -106,7 +106,6 @@ impl<W: Write> GifWriter<W> {
     /// Draws `frame` and appends it to the animation.
     pub fn write_frame(&mut self, frame: &Frame) -> Result<(), EncodeError> {
         self.renderer.render_into(frame, &mut self.pixmap);
-        palette_indices_into(&self.pixmap, &mut self.current);
         let side = self.renderer.canvas_size() as usize;
         let changed = if self.frames_written == 0 {
             Changed {
@@ -116,7 +115,7 @@ impl<W: Write> GifWriter<W> {
                 height: side,
             }
         } else {
-            changed_rectangle(&self.previous, &self.current, side)
+            changed_rectangle(pixels(&self.previous), pixels(&self.pixmap), side)
         };
         let transparent = self.fill_patch(changed, side);
         // Every coordinate is within the canvas, whose side fit in u16 in
@@ -134,7 +133,7 @@ impl<W: Write> GifWriter<W> {
             ..gif::Frame::default()
         };
         self.encoder.write_frame(&gif_frame)?;
-        std::mem::swap(&mut self.previous, &mut self.current);
+        std::mem::swap(&mut self.previous, &mut self.pixmap);
         self.frames_written += 1;
         Ok(())
     }
@@ -146,44 +145,50 @@ impl<W: Write> GifWriter<W> {
     /// far better (this is most of what `gifsicle -O3` would otherwise
     /// save).
     fn fill_patch(&mut self, changed: Changed, side: usize) -> Option<u8> {
-        let rows = changed.top..changed.top + changed.height;
+        if self.frames_written == 0 {
+            palette_indices_into(&self.pixmap, &mut self.patch);
+            return None;
+        }
         let span =
             |row: usize| row * side + changed.left..row * side + changed.left + changed.width;
-        self.patch.clear();
-        if self.frames_written == 0 {
-            for row in rows {
-                self.patch.extend_from_slice(&self.current[span(row)]);
-            }
-            return None;
-        }
+        let (now, before) = (pixels(&self.pixmap), pixels(&self.previous));
+        // Unchanged pixels are marked with an index past the palette until
+        // the changed ones have shown which index is free.
+        const UNCHANGED: u8 = u8::MAX;
         let mut used = [false; 256];
-        for row in rows.clone() {
-            for (&now, &before) in self.current[span(row)]
-                .iter()
-                .zip(&self.previous[span(row)])
-            {
-                if now != before {
-                    used[now as usize] = true;
+        let mut lookup = PaletteLookup::default();
+        self.patch.clear();
+        for row in changed.top..changed.top + changed.height {
+            for (now, before) in now[span(row)].iter().zip(&before[span(row)]) {
+                let index = if now == before {
+                    UNCHANGED
+                } else {
+                    let index = lookup.index(*now);
+                    used[index as usize] = true;
+                    index
+                };
+                self.patch.push(index);
+            }
+        }
+        match (0..PALETTE.len()).find(|&i| !used[i]) {
+            Some(free) => {
+                let free = free as u8;
+                for index in self.patch.iter_mut().filter(|i| **i == UNCHANGED) {
+                    *index = free;
                 }
+                Some(free)
+            }
+            // Every palette entry changes somewhere in the rectangle, so no
+            // index can stand for "unchanged": store the pixels themselves.
+            None => {
+                self.patch.clear();
+                for row in changed.top..changed.top + changed.height {
+                    self.patch
+                        .extend(now[span(row)].iter().map(|pixel| lookup.index(*pixel)));
+                }
+                None
             }
         }
-        let Some(clear) = (0..PALETTE.len()).find(|&i| !used[i]) else {
-            for row in rows {
-                self.patch.extend_from_slice(&self.current[span(row)]);
-            }
-            return None;
-        };
-        let clear = clear as u8;
-        for row in rows {
-            let now = &self.current[span(row)];
-            let before = &self.previous[span(row)];
-            self.patch.extend(
-                now.iter()
-                    .zip(before)
-                    .map(|(&now, &before)| if now == before { clear } else { now }),
-            );
-        }
-        Some(clear)
     }
 
     pub fn frames_written(&self) -> usize {
@@ -225,6 +230,11 @@ pub fn write_png<W: Write>(pixmap: &Pixmap, mut out: W) -> Result<(), EncodeErro
     Ok(())
 }
 
+/// The pixels of a picture, one RGBA quadruple each.
+fn pixels(pixmap: &Pixmap) -> &[[u8; 4]] {
+    pixmap.data().as_chunks::<4>().0
+}
+
 /// A rectangle of the canvas, in pixels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Changed {
@@ -237,14 +247,14 @@ struct Changed {
 /// The smallest rectangle holding every pixel that differs; a single pixel
 /// when nothing does, because a GIF frame cannot be empty and the frame must
 /// still be there to take its second.
-fn changed_rectangle(previous: &[u8], current: &[u8], side: usize) -> Changed {
+fn changed_rectangle<T: PartialEq>(previous: &[T], current: &[T], side: usize) -> Changed {
     let rows = previous.chunks_exact(side).zip(current.chunks_exact(side));
     let mut bounds: Option<(usize, usize, usize, usize)> = None;
     for (y, (before, after)) in rows.enumerate() {
         if before == after {
             continue;
         }
-        let differs = |(a, b): (&u8, &u8)| a != b;
+        let differs = |(a, b): (&T, &T)| a != b;
         let pairs = || before.iter().zip(after.iter());
         let first = pairs().position(differs).unwrap_or(0);
         let last = side - 1 - pairs().rev().position(differs).unwrap_or(0);

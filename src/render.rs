@@ -497,19 +497,49 @@ pub fn palette_indices(pixmap: &Pixmap) -> Vec<u8> {
 /// that is not exactly a palette colour (as anti-aliased edges would be)
 /// gets the nearest one.
 pub fn palette_indices_into(pixmap: &Pixmap, indices: &mut Vec<u8>) {
+    let data = pixmap.data();
+    // Filling a sized buffer (rather than pushing) keeps the loop free of
+    // capacity checks: this runs for every pixel of a frame.
     indices.clear();
-    indices.reserve(pixmap.data().len() / 4);
-    // Runs of one colour are the rule, so the last match is tried first.
-    let mut last = 0;
-    for pixel in pixmap.data().chunks_exact(4) {
-        let word = u32::from_le_bytes([pixel[0], pixel[1], pixel[2], pixel[3]]);
-        if PALETTE_WORDS[last] != word {
-            last = PALETTE_WORDS
+    indices.resize(data.len() / 4, 0);
+    let mut lookup = PaletteLookup::default();
+    for (index, pixel) in indices.iter_mut().zip(data.as_chunks::<4>().0) {
+        *index = lookup.index(*pixel);
+    }
+}
+
+/// Maps pixels to palette indices. Runs of one colour are the rule, so the
+/// last match is remembered and tried first.
+#[derive(Clone, Copy, Debug)]
+pub struct PaletteLookup {
+    last_word: u32,
+    last: u8,
+}
+
+impl Default for PaletteLookup {
+    fn default() -> Self {
+        PaletteLookup {
+            last_word: PALETTE_WORDS[0],
+            last: 0,
+        }
+    }
+}
+
+impl PaletteLookup {
+    /// The index of an RGBA pixel as [`Pixmap::data`] stores it; a colour
+    /// not in the palette (as anti-aliased edges would be) gets the nearest.
+    #[inline]
+    pub fn index(&mut self, pixel: [u8; 4]) -> u8 {
+        let word = u32::from_le_bytes(pixel);
+        if word != self.last_word {
+            self.last = PALETTE_WORDS
                 .iter()
                 .position(|&entry| entry == word)
-                .unwrap_or_else(|| nearest([pixel[0], pixel[1], pixel[2]]));
+                .unwrap_or_else(|| nearest([pixel[0], pixel[1], pixel[2]]))
+                as u8;
+            self.last_word = word;
         }
-        indices.push(last as u8);
+        self.last
     }
 }
 
