@@ -23,6 +23,7 @@ pub mod event;
 pub mod frames;
 pub mod geometry;
 pub mod operation;
+pub mod solve;
 pub mod state;
 
 pub use engine::{Outcome, Scenario};
