@@ -26,6 +26,7 @@ pub mod geometry;
 pub mod log;
 pub mod operation;
 pub mod render;
+pub mod solve;
 pub mod state;
 
 pub use encode::{write_gif, write_png, EncodeError, GifWriter};
