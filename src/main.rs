@@ -234,9 +234,9 @@ fn main() -> ExitCode {
             Some(_) => "!\n".to_string(),
             None => picture(&outcome.state),
         }),
-        Some(Command::Frames(args)) => frames(&args),
+        Some(Command::Frames(args)) => print_run(&args, write_frame_dump),
         Some(Command::Png(args)) => png(&args),
-        Some(Command::Events(args)) => events(&args),
+        Some(Command::Events(args)) => print_run(&args, write_event_log),
         Some(Command::Solve(args)) => solve_command(&args),
         Some(Command::Demo(args)) => render(&Source::Run(Scenario::figure_1a()), &args),
     };
@@ -324,17 +324,25 @@ fn text(args: &RunArgs, show: impl Fn(&Outcome) -> String) -> Ending {
     }
 }
 
-fn frames(args: &RunArgs) -> Ending {
+/// Prints what `write` makes of the scenario (the frame dump, the event
+/// log) to standard output; a failed run still prints all of it.
+fn print_run(
+    args: &RunArgs,
+    write: impl FnOnce(&Scenario, &mut BufWriter<io::StdoutLock<'static>>) -> io::Result<()>,
+) -> Ending {
     let scenario = match scenario(args) {
         Ok(scenario) => scenario,
         Err(ending) => return ending,
     };
     let mut out = BufWriter::new(io::stdout().lock());
-    if let Err(error) = write_frame_dump(&scenario, &mut out).and_then(|()| out.flush()) {
+    if let Err(error) = write(&scenario, &mut out).and_then(|()| out.flush()) {
         return Ending::Error(error.into());
     }
     match scenario.run().failure {
-        Some(_) => Ending::RunFailed,
+        Some((op, failure)) => {
+            explain_failure(&scenario, op, failure);
+            Ending::RunFailed
+        }
         None => Ending::Success,
     }
 }
@@ -457,21 +465,6 @@ fn report_outcome(source: &Source, picture_on_stdout: bool) -> Ending {
             explain_failure(source.scenario(), op, failure);
             Ending::RunFailed
         }
-        None => Ending::Success,
-    }
-}
-
-fn events(args: &RunArgs) -> Ending {
-    let scenario = match scenario(args) {
-        Ok(scenario) => scenario,
-        Err(ending) => return ending,
-    };
-    let mut out = BufWriter::new(io::stdout().lock());
-    if let Err(error) = write_event_log(&scenario, &mut out).and_then(|()| out.flush()) {
-        return Ending::Error(error.into());
-    }
-    match scenario.run().failure {
-        Some(_) => Ending::RunFailed,
         None => Ending::Success,
     }
 }
