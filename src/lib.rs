@@ -17,6 +17,7 @@
 //! ```
 
 pub mod ascii;
+pub mod caption;
 pub mod encode;
 pub mod engine;
 pub mod error;
@@ -25,8 +26,10 @@ pub mod frames;
 pub mod geometry;
 pub mod log;
 pub mod operation;
+pub mod palette;
 pub mod render;
 pub mod state;
+pub mod text;
 
 pub use encode::{write_gif, write_png, EncodeError, GifWriter};
 pub use engine::{Outcome, Scenario};
