@@ -28,6 +28,7 @@ pub mod log;
 pub mod operation;
 pub mod palette;
 pub mod render;
+pub mod smooth;
 pub mod state;
 pub mod text;
 
