@@ -40,4 +40,5 @@ pub use frames::Frame;
 pub use geometry::{Cell, CellSet, Direction, Orientation};
 pub use operation::{Operation, Turn};
 pub use render::{Ink, RenderOptions, RenderOptionsError, Renderer, PALETTE};
+pub use smooth::{smooth_picture, write_smooth_gif};
 pub use state::{Content, Creature, State};

@@ -13,6 +13,7 @@ use clap::{Args, Parser, Subcommand};
 use shubbles::ascii::{picture, write_frame_dump};
 use shubbles::encode::write_gif;
 use shubbles::render::RenderOptions;
+use shubbles::smooth::write_smooth_gif;
 use shubbles::{Failure, InputError, Outcome, Scenario};
 
 const EXAMPLES: &str = "\
@@ -21,6 +22,7 @@ Examples:
   echo '.........@...o....ooo..xox... +>|<-v+^+' | shubbles -o fig1a.gif
   shubbles text .........@...o....ooo..xox... -+<        # prints the final state
   shubbles demo                                          # Figure 1(a), no input needed
+  shubbles smooth .........@...o....ooo..xox... '+>|' --caption   # 20 fps motion
 
 Exit status: 0 success, 3 the run failed (`!`), 2 invalid input or usage,
 1 any other error (for example an unwritable output file).
@@ -93,6 +95,19 @@ Examples:
 Each block is `#` header lines and a picture; blocks are separated by an
 empty line; the last line gives the result.")]
     Frames(RunArgs),
+    /// Write a smooth GIF, 20 pictures a second: the box turns, the stot
+    /// slides and creatures fall and leave in continuous motion.
+    #[command(after_help = "\
+Examples:
+  shubbles smooth .........@...o....ooo..xox... '+>|<-v+^+'   # writes shubbles-smooth.gif
+  shubbles smooth .........@...o....ooo..xox... '|' --caption --numbers -o half.gif
+  echo '@................x.....x..o.. +-' | shubbles smooth -o - > out.gif
+
+At most one operation a second; whenever the motion rests, the picture is
+exactly the frame the 1-second GIF shows. The canvas is larger than the
+1-second GIF's so that the box fits at every angle. Exit statuses as for
+`gif`: 3 (and `!`) when the run fails, the GIF written all the same.")]
+    Smooth(GifArgs),
     /// Write the GIF of Figure 1(a) under `+>|<-v+^+`; needs no input.
     #[command(after_help = "\
 Examples:
@@ -118,12 +133,38 @@ struct RunArgs {
 
 #[derive(Args, Debug)]
 struct OutputArgs {
-    /// Where to write the GIF; `-` writes to standard output.
-    #[arg(short, long, value_name = "FILE", default_value = "shubbles.gif")]
-    output: PathBuf,
+    /// Where to write the GIF (default shubbles.gif, for `smooth`
+    /// shubbles-smooth.gif); `-` writes to standard output.
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<PathBuf>,
     /// Side of one cell in pixels.
     #[arg(long, value_name = "PX", default_value_t = RenderOptions::DEFAULT_CELL_SIZE)]
     cell_size: u32,
+    /// Add a strip under the box naming the operation, its position in the
+    /// operations and the orientation, e.g. `3/9  |  half turn  180°`.
+    #[arg(long)]
+    caption: bool,
+    /// Write each cell's number in its cell (upright, whatever the turn).
+    #[arg(long)]
+    numbers: bool,
+}
+
+/// Which animation to write.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Animation {
+    /// One frame a second (BOX.md §9).
+    Gif,
+    /// 20 pictures a second, in continuous motion.
+    Smooth,
+}
+
+impl Animation {
+    fn default_file(self) -> &'static str {
+        match self {
+            Animation::Gif => "shubbles.gif",
+            Animation::Smooth => "shubbles-smooth.gif",
+        }
+    }
 }
 
 #[derive(Args, Debug)]
@@ -145,15 +186,16 @@ enum Ending {
 fn main() -> ExitCode {
     let cli = Cli::parse_from(operations_may_be_dashes(std::env::args_os().collect()));
     let ending = match cli.command {
-        None => gif(&cli.gif),
-        Some(Command::Gif(args)) => gif(&args),
+        None => gif(&cli.gif, Animation::Gif),
+        Some(Command::Gif(args)) => gif(&args, Animation::Gif),
+        Some(Command::Smooth(args)) => gif(&args, Animation::Smooth),
         Some(Command::Text(args)) => text(&args, |outcome| outcome.result() + "\n"),
         Some(Command::Ascii(args)) => text(&args, |outcome| match outcome.failure {
             Some(_) => "!\n".to_string(),
             None => picture(&outcome.state),
         }),
         Some(Command::Frames(args)) => frames(&args),
-        Some(Command::Demo(args)) => render(&Scenario::figure_1a(), &args),
+        Some(Command::Demo(args)) => render(&Scenario::figure_1a(), &args, Animation::Gif),
     };
     match ending {
         Ending::Success => ExitCode::SUCCESS,
@@ -197,7 +239,7 @@ fn operations_may_be_dashes(mut args: Vec<OsString>) -> Vec<OsString> {
     args
 }
 
-const COMMANDS: [&str; 6] = ["gif", "text", "ascii", "frames", "demo", "help"];
+const COMMANDS: [&str; 7] = ["gif", "smooth", "text", "ascii", "frames", "demo", "help"];
 
 /// The scenario from the operands, or from standard input without them.
 fn scenario(args: &RunArgs) -> Result<Scenario, Ending> {
@@ -251,19 +293,30 @@ fn frames(args: &RunArgs) -> Ending {
     }
 }
 
-fn gif(args: &GifArgs) -> Ending {
+fn gif(args: &GifArgs, animation: Animation) -> Ending {
     match scenario(&args.run) {
-        Ok(scenario) => render(&scenario, &args.output),
+        Ok(scenario) => render(&scenario, &args.output, animation),
         Err(ending) => ending,
     }
 }
 
-fn render(scenario: &Scenario, args: &OutputArgs) -> Ending {
-    let options = match RenderOptions::new(args.cell_size) {
-        Ok(options) => options,
+fn render(scenario: &Scenario, args: &OutputArgs, animation: Animation) -> Ending {
+    let mut options = match RenderOptions::new(args.cell_size) {
+        Ok(options) => options.with_numbers(args.numbers),
         Err(error) => return Ending::Invalid(error.to_string()),
     };
-    let to_stdout = args.output.as_os_str() == "-";
+    if args.caption {
+        options = options.with_caption(&scenario.operations);
+    }
+    let output = args
+        .output
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(animation.default_file()));
+    let write = |out: &mut dyn Write| match animation {
+        Animation::Gif => write_gif(scenario.frames(), &options, out),
+        Animation::Smooth => write_smooth_gif(scenario.frames(), &options, out),
+    };
+    let to_stdout = output.as_os_str() == "-";
     if to_stdout && io::stdout().is_terminal() {
         return Ending::Invalid(
             "refusing to write a GIF to a terminal; redirect standard output or give -o FILE"
@@ -272,12 +325,12 @@ fn render(scenario: &Scenario, args: &OutputArgs) -> Ending {
     }
     let written = if to_stdout {
         let mut out = BufWriter::new(io::stdout().lock());
-        write_gif(scenario.frames(), &options, &mut out)
+        write(&mut out)
             .map_err(anyhow::Error::from)
             .and_then(|_| out.flush().context("cannot write to standard output"))
     } else {
-        write_atomically(&args.output, |file| {
-            write_gif(scenario.frames(), &options, file)?;
+        write_atomically(&output, |file| {
+            write(file)?;
             Ok(())
         })
     };

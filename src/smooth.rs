@@ -275,6 +275,21 @@ pub fn write_smooth_gif<W: Write>(
     Ok(count)
 }
 
+/// Picture `n` (from 0) of the smooth animation of `frames`, as
+/// [`write_smooth_gif`] draws it; `None` past the end. For a still or a
+/// thumbnail of one moment of the motion, and for golden tests.
+pub fn smooth_picture(
+    frames: impl IntoIterator<Item = Frame>,
+    options: &RenderOptions,
+    n: usize,
+) -> Option<Pixmap> {
+    let shot = Shots::new(frames.into_iter()).nth(n)?;
+    let renderer = Renderer::any_angle(options);
+    let mut pixmap = renderer.new_pixmap();
+    shot.draw(&renderer, &mut pixmap);
+    Some(pixmap)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -351,6 +366,20 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn picture_24_of_the_demo_is_the_first_turn_halfway() {
+        // The golden frame smooth_figure_1a_turn_45.png relies on this.
+        let all = shots(FIGURE_1A, DEMO_OPS);
+        assert_eq!(START_HOLD + QUARTER_TURN / 2 - 1, 24);
+        assert!(matches!(
+            all[24],
+            Shot::Moving {
+                motion: Motion::Turning { degrees },
+                ..
+            } if degrees == 45.0
+        ));
     }
 
     #[test]
