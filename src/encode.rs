@@ -126,7 +126,7 @@ impl<W: Write> Animation<W> {
         (width, height): (u32, u32),
         palette: &'static Palette,
     ) -> Result<Animation<W>, EncodeError> {
-        // Validated cell sizes give canvases of at most 2,300 pixels.
+        // Validated cell sizes give canvases of at most 2,482 pixels.
         let to_u16 =
             |n: u32| u16::try_from(n).expect("a validated cell size gives a canvas a GIF can hold");
         // The encoder writes many small blocks; buffer them.

@@ -391,10 +391,6 @@ impl Renderer {
         }
     }
 
-    pub fn options(&self) -> &RenderOptions {
-        &self.options
-    }
-
     /// Width and height of every picture, in pixels, whatever the
     /// orientation: the square around the box, and the caption strip under
     /// it when there is one.
@@ -406,8 +402,8 @@ impl Renderer {
     /// A blank canvas of [`Renderer::canvas_size`].
     pub fn new_pixmap(&self) -> Pixmap {
         let (width, height) = self.canvas_size();
-        // Validated cell sizes give at most a 2,300-pixel canvas, far inside
-        // what tiny-skia allocates.
+        // Validated cell sizes give at most a 2,212 by 2,482-pixel canvas
+        // (smooth, with a caption), far inside what tiny-skia allocates.
         Pixmap::new(width, height).expect("a validated cell size gives a drawable canvas")
     }
 
