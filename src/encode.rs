@@ -15,7 +15,7 @@ use gif::{DisposalMethod, Encoder, Repeat};
 use tiny_skia::Pixmap;
 
 use crate::frames::Frame;
-use crate::palette::Palette;
+use crate::palette::{Lookup, Palette};
 use crate::render::{RenderOptions, Renderer};
 
 /// How long each frame shows, in GIF units of 10 ms: one second.
@@ -107,14 +107,17 @@ impl<W: Write> GifWriter<W> {
 
 /// The encoding shared by the 1-second and the smooth GIF: drawn pictures
 /// mapped to a fixed palette, each after the first stored as the rectangle
-/// that changed. Holds the previous picture's indices only.
+/// that changed. Pictures are compared as drawn and only the changed
+/// rectangle is mapped to palette indices (mapping every pixel of every
+/// picture was a third of the work of a long run). Holds one previous
+/// picture only.
 pub(crate) struct Animation<W: Write> {
     encoder: Encoder<BufWriter<W>>,
     palette: &'static Palette,
     width: usize,
-    previous: Vec<u8>,
-    current: Vec<u8>,
-    /// The changed rectangle of the current frame, copied out for the encoder.
+    /// The pixels of the picture before, as drawn.
+    previous: Vec<[u8; 4]>,
+    /// The changed rectangle of the current frame, mapped for the encoder.
     patch: Vec<u8>,
     frames_written: usize,
 }
@@ -142,7 +145,6 @@ impl<W: Write> Animation<W> {
             palette,
             width: width as usize,
             previous: Vec::new(),
-            current: Vec::new(),
             patch: Vec::new(),
             frames_written: 0,
         })
@@ -151,19 +153,21 @@ impl<W: Write> Animation<W> {
     /// Appends `pixmap`, a canvas of the size given to `new`, shown for
     /// `delay` hundredths of a second.
     pub(crate) fn push(&mut self, pixmap: &Pixmap, delay: u16) -> Result<(), EncodeError> {
-        self.palette.indices_into(pixmap, &mut self.current);
+        let now = pixels(pixmap);
         let width = self.width;
-        let changed = if self.frames_written == 0 {
-            Changed {
+        let (changed, transparent) = if self.frames_written == 0 {
+            self.palette.indices_into(pixmap, &mut self.patch);
+            let whole = Changed {
                 left: 0,
                 top: 0,
                 width,
-                height: self.current.len() / width,
-            }
+                height: now.len() / width,
+            };
+            (whole, None)
         } else {
-            changed_rectangle(&self.previous, &self.current, width)
+            let changed = changed_rectangle(&self.previous, now, width);
+            (changed, self.fill_patch(now, changed))
         };
-        let transparent = self.fill_patch(changed);
         // Every coordinate is within the canvas, whose sides fit in u16 in
         // `new`.
         let to_u16 = |n: usize| n as u16;
@@ -179,14 +183,15 @@ impl<W: Write> Animation<W> {
             ..gif::Frame::default()
         };
         self.encoder.write_frame(&gif_frame)?;
-        std::mem::swap(&mut self.previous, &mut self.current);
+        self.previous.clear();
+        self.previous.extend_from_slice(now);
         self.frames_written += 1;
         Ok(())
     }
 
     /// Appends the picture before again: the same bytes [`Animation::push`]
     /// writes for an unchanged picture (one transparent pixel), without
-    /// mapping a canvas to find that out. Only after a first `push`.
+    /// comparing a canvas to find that out. Only after a first `push`.
     pub(crate) fn push_unchanged(&mut self, delay: u16) -> Result<(), EncodeError> {
         debug_assert!(self.frames_written > 0, "nothing to repeat yet");
         let gif_frame = gif::Frame {
@@ -203,52 +208,54 @@ impl<W: Write> Animation<W> {
         Ok(())
     }
 
-    /// Copies the changed rectangle of the current frame into `patch`. After
-    /// the first frame, pixels that did not change are written as a palette
-    /// index the changed pixels do not use, declared transparent: the
-    /// previous picture shows through, and long runs of one index compress
-    /// far better (this is most of what `gifsicle -O3` would otherwise
-    /// save).
-    fn fill_patch(&mut self, changed: Changed) -> Option<u8> {
+    /// Maps the changed rectangle of `now` into `patch`. Pixels that did not
+    /// change are written as a palette index the changed pixels do not use,
+    /// declared transparent: the previous picture shows through, and long
+    /// runs of one index compress far better (this is most of what
+    /// `gifsicle -O3` would otherwise save).
+    fn fill_patch(&mut self, now: &[[u8; 4]], changed: Changed) -> Option<u8> {
         let width = self.width;
-        let rows = changed.top..changed.top + changed.height;
         let span =
             |row: usize| row * width + changed.left..row * width + changed.left + changed.width;
-        self.patch.clear();
-        if self.frames_written == 0 {
-            for row in rows {
-                self.patch.extend_from_slice(&self.current[span(row)]);
-            }
-            return None;
-        }
+        let before = &self.previous;
+        // Unchanged pixels are marked with an index past every palette
+        // (at most 204 entries) until the changed ones have shown which
+        // index is free.
+        const UNCHANGED: u8 = u8::MAX;
         let mut used = [false; 256];
-        for row in rows.clone() {
-            for (&now, &before) in self.current[span(row)]
-                .iter()
-                .zip(&self.previous[span(row)])
-            {
-                if now != before {
-                    used[now as usize] = true;
+        let mut lookup = Lookup::new(self.palette);
+        self.patch.clear();
+        for row in changed.top..changed.top + changed.height {
+            for (now, before) in now[span(row)].iter().zip(&before[span(row)]) {
+                let index = if now == before {
+                    UNCHANGED
+                } else {
+                    let index = lookup.index(*now);
+                    used[usize::from(index)] = true;
+                    index
+                };
+                self.patch.push(index);
+            }
+        }
+        match (0..self.palette.len()).find(|&i| !used[i]) {
+            Some(free) => {
+                let free = free as u8;
+                for index in self.patch.iter_mut().filter(|i| **i == UNCHANGED) {
+                    *index = free;
                 }
+                Some(free)
+            }
+            // Every palette entry changes somewhere in the rectangle, so no
+            // index can stand for "unchanged": store the pixels themselves.
+            None => {
+                self.patch.clear();
+                for row in changed.top..changed.top + changed.height {
+                    self.patch
+                        .extend(now[span(row)].iter().map(|pixel| lookup.index(*pixel)));
+                }
+                None
             }
         }
-        let Some(clear) = (0..self.palette.len()).find(|&i| !used[i]) else {
-            for row in rows {
-                self.patch.extend_from_slice(&self.current[span(row)]);
-            }
-            return None;
-        };
-        let clear = clear as u8;
-        for row in rows {
-            let now = &self.current[span(row)];
-            let before = &self.previous[span(row)];
-            self.patch.extend(
-                now.iter()
-                    .zip(before)
-                    .map(|(&now, &before)| if now == before { clear } else { now }),
-            );
-        }
-        Some(clear)
     }
 
     pub(crate) fn frames_written(&self) -> usize {
@@ -290,6 +297,11 @@ pub fn write_png<W: Write>(pixmap: &Pixmap, mut out: W) -> Result<(), EncodeErro
     Ok(())
 }
 
+/// The pixels of a picture, one RGBA quadruple each.
+fn pixels(pixmap: &Pixmap) -> &[[u8; 4]] {
+    pixmap.data().as_chunks::<4>().0
+}
+
 /// A rectangle of the canvas, in pixels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Changed {
@@ -302,7 +314,7 @@ pub(crate) struct Changed {
 /// The smallest rectangle holding every pixel that differs; a single pixel
 /// when nothing does, because a GIF frame cannot be empty and the frame must
 /// still be there to take its second.
-fn changed_rectangle(previous: &[u8], current: &[u8], width: usize) -> Changed {
+fn changed_rectangle<T: PartialEq>(previous: &[T], current: &[T], width: usize) -> Changed {
     let rows = previous
         .chunks_exact(width)
         .zip(current.chunks_exact(width));
@@ -311,7 +323,7 @@ fn changed_rectangle(previous: &[u8], current: &[u8], width: usize) -> Changed {
         if before == after {
             continue;
         }
-        let differs = |(a, b): (&u8, &u8)| a != b;
+        let differs = |(a, b): (&T, &T)| a != b;
         let pairs = || before.iter().zip(after.iter());
         let first = pairs().position(differs).unwrap_or(0);
         let last = width - 1 - pairs().rev().position(differs).unwrap_or(0);

@@ -66,7 +66,16 @@ impl Cell {
     }
 
     /// What lies one step from this cell in `direction` (standard frame).
+    /// A table lookup: the engine asks this twice per stot move, and the
+    /// solver makes millions of stot moves.
+    #[inline]
     pub const fn neighbour(self, direction: Direction) -> Neighbour {
+        NEIGHBOURS[self.0 as usize][direction.table_index()]
+    }
+
+    /// [`Cell::neighbour`] worked out from the coordinates, to fill its
+    /// table at compile time.
+    const fn find_neighbour(self, direction: Direction) -> Neighbour {
         let (x, y) = self.position();
         let (dx, dy) = direction.vector();
         match Cell::at(x + dx, y + dy) {
@@ -101,6 +110,22 @@ const POSITIONS: [(i32, i32); CELL_COUNT] = {
             x += 1;
         }
         y += 1;
+    }
+    table
+};
+
+/// Every cell's neighbour in each direction, indexed by cell number and
+/// [`Direction::table_index`].
+const NEIGHBOURS: [[Neighbour; 4]; CELL_COUNT] = {
+    let mut table = [[Neighbour::Wall; 4]; CELL_COUNT];
+    let mut n = 0;
+    while n < CELL_COUNT {
+        let mut d = 0;
+        while d < Direction::ALL.len() {
+            table[n][d] = Cell(n as u8).find_neighbour(Direction::ALL[d]);
+            d += 1;
+        }
+        n += 1;
     }
     table
 };
@@ -222,7 +247,7 @@ const fn shift_table(direction: Direction) -> Shift {
     let mut used = 0;
     let mut n = 0;
     while n < CELL_COUNT {
-        match Cell(n as u8).neighbour(direction) {
+        match Cell(n as u8).find_neighbour(direction) {
             Neighbour::Cell(to) => {
                 let delta = to.0 as i32 - n as i32;
                 let mut slot = 0;
@@ -412,6 +437,15 @@ mod tests {
             Cell::new(0).unwrap().neighbour(Direction::Down),
             Neighbour::Wall
         );
+    }
+
+    #[test]
+    fn the_neighbour_table_agrees_with_the_coordinates() {
+        for cell in Cell::all() {
+            for direction in Direction::ALL {
+                assert_eq!(cell.neighbour(direction), cell.find_neighbour(direction));
+            }
+        }
     }
 
     #[test]

@@ -29,6 +29,7 @@ pub mod operation;
 pub mod palette;
 pub mod render;
 pub mod smooth;
+pub mod solve;
 pub mod state;
 pub mod text;
 

@@ -11,10 +11,12 @@ use anyhow::Context;
 use clap::{Args, Parser, Subcommand};
 
 use shubbles::ascii::{picture, write_frame_dump};
-use shubbles::encode::write_gif;
-use shubbles::render::RenderOptions;
+use shubbles::encode::{write_gif, write_png};
+use shubbles::log::{read_event_log, write_event_log, EventLog};
+use shubbles::render::{RenderOptions, Renderer};
 use shubbles::smooth::write_smooth_gif;
-use shubbles::{Failure, InputError, Outcome, Scenario};
+use shubbles::solve::{progress_line, solve, SolveOutcome, SolveProgress};
+use shubbles::{Failure, Frame, InputError, Outcome, Scenario};
 
 const EXAMPLES: &str = "\
 Examples:
@@ -108,6 +110,45 @@ exactly the frame the 1-second GIF shows. The canvas is larger than the
 1-second GIF's so that the box fits at every angle. Exit statuses as for
 `gif`: 3 (and `!`) when the run fails, the GIF written all the same.")]
     Smooth(GifArgs),
+    /// Write a PNG picture of the final state in its final orientation.
+    #[command(after_help = "\
+Examples:
+  shubbles png .........@...o....ooo..xox... '+>|<-v+^+' -o final.png
+  shubbles png .........@...o....ooo..xox... '+^^'      # prints ! and exits 3;
+                                                         # the PNG shows the failure
+
+Without -o the picture goes to shubbles.png.")]
+    Png(PngArgs),
+    /// Print the engine's event log as JSON Lines (one event per line).
+    #[command(after_help = "\
+Examples:
+  shubbles events .........@...o....ooo..xox... '+>' > run.jsonl
+  shubbles gif --from-events run.jsonl -o run.gif
+
+The first line names the start: {\"kind\":\"start\",\"state\":...,\"operations\":...}.
+Each further line is one event: frame, op (index from 0), operation, kind
+(turned, fell, left, stot-moved, failed), orientation in degrees after the
+event, and the cells involved. `gif`, `png` and `smooth` --from-events
+draw from such a log alone.")]
+    Events(RunArgs),
+    /// Find a shortest operation string that releases every shubble while
+    /// both smoles stay in the box.
+    #[command(after_help = "\
+Examples:
+  shubbles solve .........@...o....ooo..xox...
+      -->--+-+-+-+-+-
+  shubbles solve .........@...o....ooo..xox... --json
+  echo '.........@...o....ooo..xox...' | shubbles solve --gif answer.gif
+
+Prints the answer alone on standard output (an empty line when there is no
+shubble to release) and a summary on standard error. Breadth-first over
+every reachable state, so the answer has the fewest operations (`|` counts
+as one); every answer is replayed through the engine before it is printed.
+
+Exit status: 0 solved, 4 no solution exists (every reachable state was
+visited), 5 the --max-states limit was reached first, 2 invalid input,
+1 any other error.")]
+    Solve(SolveArgs),
     /// Write the GIF of Figure 1(a) under `+>|<-v+^+`; needs no input.
     #[command(after_help = "\
 Examples:
@@ -140,6 +181,13 @@ struct OutputArgs {
     /// Side of one cell in pixels.
     #[arg(long, value_name = "PX", default_value_t = RenderOptions::DEFAULT_CELL_SIZE)]
     cell_size: u32,
+    #[command(flatten)]
+    text: TextArgs,
+}
+
+/// Text in pictures, off by default.
+#[derive(Args, Debug)]
+struct TextArgs {
     /// Add a strip under the box naming the operation, its position in the
     /// operations and the orientation, e.g. `3/9  |  half turn  180°`.
     #[arg(long)]
@@ -147,6 +195,17 @@ struct OutputArgs {
     /// Write each cell's number in its cell (upright, whatever the turn).
     #[arg(long)]
     numbers: bool,
+}
+
+impl TextArgs {
+    fn apply(&self, options: RenderOptions, scenario: &Scenario) -> RenderOptions {
+        let options = options.with_numbers(self.numbers);
+        if self.caption {
+            options.with_caption(&scenario.operations)
+        } else {
+            options
+        }
+    }
 }
 
 /// Which animation to write.
@@ -173,12 +232,55 @@ struct GifArgs {
     run: RunArgs,
     #[command(flatten)]
     output: OutputArgs,
+    /// Draw from an event log written by `shubbles events` instead of
+    /// running STATE and OPS.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["state", "operations", "settle"])]
+    from_events: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+struct PngArgs {
+    #[command(flatten)]
+    run: RunArgs,
+    /// Where to write the PNG; `-` writes to standard output.
+    #[arg(short, long, value_name = "FILE", default_value = "shubbles.png")]
+    output: PathBuf,
+    /// Side of one cell in pixels.
+    #[arg(long, value_name = "PX", default_value_t = RenderOptions::DEFAULT_CELL_SIZE)]
+    cell_size: u32,
+    /// Draw from an event log written by `shubbles events`.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["state", "operations", "settle"])]
+    from_events: Option<PathBuf>,
+    #[command(flatten)]
+    text: TextArgs,
+}
+
+#[derive(Args, Debug)]
+struct SolveArgs {
+    /// The start state; read from standard input when absent.
+    #[arg(value_name = "STATE")]
+    state: Option<String>,
+    /// Give up after holding this many states (about 24 bytes each).
+    #[arg(long, value_name = "N", default_value_t = 50_000_000)]
+    max_states: usize,
+    /// Print the answer, its length, the states visited and the time as one
+    /// JSON object instead.
+    #[arg(long)]
+    json: bool,
+    /// Also write the animated GIF of the answer.
+    #[arg(long, value_name = "FILE")]
+    gif: Option<PathBuf>,
+    /// Side of one cell in pixels, for --gif.
+    #[arg(long, value_name = "PX", default_value_t = RenderOptions::DEFAULT_CELL_SIZE)]
+    cell_size: u32,
 }
 
 /// How the command ended, mapped to BOX.md §10's exit statuses.
 enum Ending {
     Success,
     RunFailed,
+    /// A command's own status (`solve`: 4 no solution, 5 limit reached).
+    Status(u8),
     Invalid(String),
     Error(anyhow::Error),
 }
@@ -195,11 +297,17 @@ fn main() -> ExitCode {
             None => picture(&outcome.state),
         }),
         Some(Command::Frames(args)) => frames(&args),
-        Some(Command::Demo(args)) => render(&Scenario::figure_1a(), &args, Animation::Gif),
+        Some(Command::Png(args)) => png(&args),
+        Some(Command::Events(args)) => events(&args),
+        Some(Command::Solve(args)) => solve_command(&args),
+        Some(Command::Demo(args)) => {
+            render(&Source::Run(Scenario::figure_1a()), &args, Animation::Gif)
+        }
     };
     match ending {
         Ending::Success => ExitCode::SUCCESS,
         Ending::RunFailed => ExitCode::from(3),
+        Ending::Status(status) => ExitCode::from(status),
         Ending::Invalid(message) => {
             eprintln!("shubbles: {message}");
             ExitCode::from(2)
@@ -227,7 +335,7 @@ fn operations_may_be_dashes(mut args: Vec<OsString>) -> Vec<OsString> {
         let text = arg.to_string_lossy();
         if skip_value {
             skip_value = false;
-        } else if text == "-o" || text == "--output" || text == "--cell-size" {
+        } else if ["-o", "--output", "--cell-size", "--from-events"].contains(&text.as_ref()) {
             skip_value = true;
         } else if !text.starts_with('-') && !COMMANDS.contains(&text.as_ref()) {
             operands += 1;
@@ -239,7 +347,9 @@ fn operations_may_be_dashes(mut args: Vec<OsString>) -> Vec<OsString> {
     args
 }
 
-const COMMANDS: [&str; 7] = ["gif", "smooth", "text", "ascii", "frames", "demo", "help"];
+const COMMANDS: [&str; 10] = [
+    "gif", "smooth", "text", "ascii", "frames", "png", "events", "solve", "demo", "help",
+];
 
 /// The scenario from the operands, or from standard input without them.
 fn scenario(args: &RunArgs) -> Result<Scenario, Ending> {
@@ -293,62 +403,223 @@ fn frames(args: &RunArgs) -> Ending {
     }
 }
 
+/// Where the frames come from: a run of the rules, or an event log.
+enum Source {
+    Run(Scenario),
+    Log(EventLog),
+}
+
+impl Source {
+    fn from_args(run: &RunArgs, from_events: Option<&Path>) -> Result<Source, Ending> {
+        let Some(path) = from_events else {
+            return scenario(run).map(Source::Run);
+        };
+        let file = fs::File::open(path)
+            .map_err(|error| Ending::Invalid(format!("cannot read {}: {error}", path.display())))?;
+        read_event_log(io::BufReader::new(file))
+            .map(Source::Log)
+            .map_err(|error| Ending::Invalid(format!("{}: {error}", path.display())))
+    }
+
+    fn scenario(&self) -> &Scenario {
+        match self {
+            Source::Run(scenario) => scenario,
+            Source::Log(log) => &log.scenario,
+        }
+    }
+
+    fn frames(&self) -> Box<dyn Iterator<Item = Frame> + '_> {
+        match self {
+            Source::Run(scenario) => Box::new(scenario.frames()),
+            Source::Log(log) => Box::new(log.frames()),
+        }
+    }
+
+    fn outcome(&self) -> Outcome {
+        match self {
+            Source::Run(scenario) => scenario.run(),
+            Source::Log(log) => log.outcome(),
+        }
+    }
+}
+
 fn gif(args: &GifArgs, animation: Animation) -> Ending {
-    match scenario(&args.run) {
-        Ok(scenario) => render(&scenario, &args.output, animation),
+    match Source::from_args(&args.run, args.from_events.as_deref()) {
+        Ok(source) => render(&source, &args.output, animation),
         Err(ending) => ending,
     }
 }
 
-fn render(scenario: &Scenario, args: &OutputArgs, animation: Animation) -> Ending {
-    let mut options = match RenderOptions::new(args.cell_size) {
-        Ok(options) => options.with_numbers(args.numbers),
+fn render(source: &Source, args: &OutputArgs, animation: Animation) -> Ending {
+    let options = match RenderOptions::new(args.cell_size) {
+        Ok(options) => args.text.apply(options, source.scenario()),
         Err(error) => return Ending::Invalid(error.to_string()),
     };
-    if args.caption {
-        options = options.with_caption(&scenario.operations);
-    }
-    let output = args
-        .output
-        .clone()
-        .unwrap_or_else(|| PathBuf::from(animation.default_file()));
-    let write = |out: &mut dyn Write| match animation {
-        Animation::Gif => write_gif(scenario.frames(), &options, out),
-        Animation::Smooth => write_smooth_gif(scenario.frames(), &options, out),
+    let path = match &args.output {
+        Some(path) => path.clone(),
+        None => PathBuf::from(animation.default_file()),
     };
-    let to_stdout = output.as_os_str() == "-";
-    if to_stdout && io::stdout().is_terminal() {
-        return Ending::Invalid(
-            "refusing to write a GIF to a terminal; redirect standard output or give -o FILE"
-                .to_string(),
-        );
+    let written = write_output(&path, "GIF", |out| {
+        match animation {
+            Animation::Gif => write_gif(source.frames(), &options, out)?,
+            Animation::Smooth => write_smooth_gif(source.frames(), &options, out)?,
+        };
+        Ok(())
+    });
+    match written {
+        Ok(()) => report_outcome(source, path.as_os_str() == "-"),
+        Err(ending) => ending,
     }
-    let written = if to_stdout {
-        let mut out = BufWriter::new(io::stdout().lock());
-        write(&mut out)
-            .map_err(anyhow::Error::from)
-            .and_then(|_| out.flush().context("cannot write to standard output"))
-    } else {
-        write_atomically(&output, |file| {
-            write(file)?;
-            Ok(())
-        })
+}
+
+fn png(args: &PngArgs) -> Ending {
+    let options = match RenderOptions::new(args.cell_size) {
+        Ok(options) => options,
+        Err(error) => return Ending::Invalid(error.to_string()),
     };
-    if let Err(error) = written {
-        return Ending::Error(error);
+    let source = match Source::from_args(&args.run, args.from_events.as_deref()) {
+        Ok(source) => source,
+        Err(ending) => return ending,
+    };
+    let options = args.text.apply(options, source.scenario());
+    let Some(last) = source.frames().last() else {
+        return Ending::Error(anyhow::anyhow!("the run has no frame to draw"));
+    };
+    let written = write_output(&args.output, "PNG", |out| {
+        write_png(&Renderer::new(&options).render(&last), out)?;
+        Ok(())
+    });
+    match written {
+        Ok(()) => report_outcome(&source, args.output.as_os_str() == "-"),
+        Err(ending) => ending,
     }
-    let outcome = scenario.run();
-    match outcome.failure {
+}
+
+/// Writes a picture to `path`, or to standard output for `-` (but never to
+/// a terminal, where it would only be noise).
+fn write_output(
+    path: &Path,
+    what: &str,
+    write: impl FnOnce(&mut dyn Write) -> anyhow::Result<()>,
+) -> Result<(), Ending> {
+    if path.as_os_str() != "-" {
+        return write_atomically(path, |file| write(file)).map_err(Ending::Error);
+    }
+    if io::stdout().is_terminal() {
+        return Err(Ending::Invalid(format!(
+            "refusing to write a {what} to a terminal; redirect standard output or give -o FILE"
+        )));
+    }
+    let mut out = BufWriter::new(io::stdout().lock());
+    write(&mut out)
+        .and_then(|()| out.flush().context("cannot write to standard output"))
+        .map_err(Ending::Error)
+}
+
+/// After a picture is written: `!` and exit status 3 for a failed run (on
+/// standard error when the picture itself went to standard output).
+fn report_outcome(source: &Source, picture_on_stdout: bool) -> Ending {
+    match source.outcome().failure {
         Some((op, failure)) => {
-            if to_stdout {
+            if picture_on_stdout {
                 eprintln!("!");
             } else {
                 println!("!");
             }
-            explain_failure(scenario, op, failure);
+            explain_failure(source.scenario(), op, failure);
             Ending::RunFailed
         }
         None => Ending::Success,
+    }
+}
+
+fn events(args: &RunArgs) -> Ending {
+    let scenario = match scenario(args) {
+        Ok(scenario) => scenario,
+        Err(ending) => return ending,
+    };
+    let mut out = BufWriter::new(io::stdout().lock());
+    if let Err(error) = write_event_log(&scenario, &mut out).and_then(|()| out.flush()) {
+        return Ending::Error(error.into());
+    }
+    match scenario.run().failure {
+        Some(_) => Ending::RunFailed,
+        None => Ending::Success,
+    }
+}
+
+/// Progress of a search on a terminal: one line, rewritten after each depth.
+struct TerminalProgress;
+
+impl SolveProgress for TerminalProgress {
+    fn depth_done(&mut self, depth: usize, states_seen: usize, elapsed: std::time::Duration) {
+        eprint!("\r{}\x1b[K", progress_line(depth, states_seen, elapsed));
+    }
+}
+
+struct Quiet;
+
+impl SolveProgress for Quiet {
+    fn depth_done(&mut self, _: usize, _: usize, _: std::time::Duration) {}
+}
+
+fn solve_command(args: &SolveArgs) -> Ending {
+    let run = RunArgs {
+        state: args.state.clone(),
+        operations: None,
+        settle: false,
+    };
+    let scenario = match scenario(&run) {
+        Ok(scenario) if scenario.operations.is_empty() => scenario,
+        Ok(_) => {
+            return Ending::Invalid(
+                "solve takes a state only: unexpected operations after it".to_string(),
+            )
+        }
+        Err(ending) => return ending,
+    };
+    let options = match RenderOptions::new(args.cell_size) {
+        Ok(options) => options,
+        Err(error) => return Ending::Invalid(error.to_string()),
+    };
+    let on_terminal = io::stderr().is_terminal();
+    let searched = if on_terminal {
+        solve(&scenario.start, args.max_states, &mut TerminalProgress)
+    } else {
+        solve(&scenario.start, args.max_states, &mut Quiet)
+    };
+    if on_terminal {
+        eprint!("\r\x1b[K");
+    }
+    let report = match searched {
+        Ok(report) => report,
+        Err(error) => return Ending::Error(anyhow::anyhow!("{error}")),
+    };
+    if args.json {
+        println!("{}", report.json());
+    } else {
+        if let SolveOutcome::Solved { operations, .. } = &report.outcome {
+            println!("{}", shubbles::operation::format_operations(operations));
+        }
+        eprintln!("shubbles: {}", report.summary());
+    }
+    if let (Some(path), SolveOutcome::Solved { operations, .. }) = (&args.gif, &report.outcome) {
+        let answer = Scenario {
+            start: scenario.start,
+            operations: operations.clone(),
+            settle_first: false,
+        };
+        let written = write_atomically(path, |file| {
+            write_gif(answer.frames(), &options, file)?;
+            Ok(())
+        });
+        if let Err(error) = written {
+            return Ending::Error(error);
+        }
+    }
+    match report.outcome.exit_status() {
+        0 => Ending::Success,
+        status => Ending::Status(status),
     }
 }
 
@@ -357,7 +628,7 @@ fn render(scenario: &Scenario, args: &OutputArgs, animation: Animation) -> Endin
 /// file behind.
 fn write_atomically(
     path: &Path,
-    write: impl FnOnce(&mut BufWriter<&mut fs::File>) -> anyhow::Result<()>,
+    write: impl FnOnce(&mut dyn Write) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
     let folder = match path.parent() {
         Some(parent) if !parent.as_os_str().is_empty() => parent,

@@ -127,21 +127,43 @@ impl Palette {
     /// The index of every pixel of `pixmap`, row by row, into a buffer that
     /// is reused between frames.
     pub fn indices_into(&self, pixmap: &Pixmap, indices: &mut Vec<u8>) {
+        let data = pixmap.data();
+        // Filling a sized buffer (rather than pushing) keeps the loop free
+        // of capacity checks: this runs for every pixel of a frame.
         indices.clear();
-        indices.reserve(pixmap.data().len() / 4);
-        // Runs of one colour are the rule, so the last pixel is tried first.
-        let mut last: Option<([u8; 4], u8)> = None;
-        for pixel in pixmap.data().chunks_exact(4) {
-            let bytes = [pixel[0], pixel[1], pixel[2], pixel[3]];
-            let index = match last {
-                Some((seen, index)) if seen == bytes => index,
-                _ => {
-                    let index = self.index_of([pixel[0], pixel[1], pixel[2]]);
-                    last = Some((bytes, index));
-                    index
-                }
-            };
-            indices.push(index);
+        indices.resize(data.len() / 4, 0);
+        let mut lookup = Lookup::new(self);
+        for (index, pixel) in indices.iter_mut().zip(data.as_chunks::<4>().0) {
+            *index = lookup.index(*pixel);
+        }
+    }
+}
+
+/// [`Palette::index_of`] for pixels as [`Pixmap::data`] stores them (opaque
+/// RGBA). Runs of one colour are the rule, so the last pixel is remembered
+/// and tried first.
+pub struct Lookup<'a> {
+    palette: &'a Palette,
+    last: Option<([u8; 4], u8)>,
+}
+
+impl<'a> Lookup<'a> {
+    pub fn new(palette: &'a Palette) -> Lookup<'a> {
+        Lookup {
+            palette,
+            last: None,
+        }
+    }
+
+    #[inline]
+    pub fn index(&mut self, pixel: [u8; 4]) -> u8 {
+        match self.last {
+            Some((seen, index)) if seen == pixel => index,
+            _ => {
+                let index = self.palette.index_of([pixel[0], pixel[1], pixel[2]]);
+                self.last = Some((pixel, index));
+                index
+            }
         }
     }
 }

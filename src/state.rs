@@ -220,39 +220,63 @@ impl State {
     /// The state packed in one machine word: two bits per cell (0 empty,
     /// 1 shubble, 2 smole, 3 stot) and two bits of orientation. Only stable
     /// states (nothing in the exit cell) are packed.
+    ///
+    /// The solver packs every state it visits, so this spreads the three
+    /// cell masks into the even and odd bits directly instead of walking
+    /// the cells.
+    #[inline]
     pub fn pack(&self) -> u64 {
-        let mut word = 0u64;
-        for cell in Cell::all().rev() {
-            let code = match self.content(cell) {
-                Content::Empty => 0,
-                Content::Creature(Creature::Shubble) => 1,
-                Content::Creature(Creature::Smole) => 2,
-                Content::Stot => 3,
-            };
-            word = word << 2 | code;
-        }
-        word | (self.orientation.quarters() as u64) << (2 * CELL_COUNT)
+        let stot = self.stot.bit();
+        let low = spread_to_even_bits(self.shubbles.union(stot).bits());
+        let high = spread_to_even_bits(self.smoles.union(stot).bits());
+        low | high << 1 | (self.orientation.quarters() as u64) << (2 * CELL_COUNT)
     }
 
-    /// The inverse of [`State::pack`].
+    /// The inverse of [`State::pack`]. Any word unpacks to some state: bits
+    /// above the orientation are ignored, and if several cells say stot
+    /// the highest one wins (no packed state has that).
+    #[inline]
     pub fn unpack(word: u64) -> State {
-        let mut state = State {
-            shubbles: CellSet::EMPTY,
-            smoles: CellSet::EMPTY,
-            stot: OPENING_CELL,
+        let low = gather_even_bits(word);
+        let high = gather_even_bits(word >> 1);
+        let stots = low & high;
+        State {
+            shubbles: CellSet::from_bits(low & !high),
+            smoles: CellSet::from_bits(high & !low),
+            // A word with no stot is not a packed state; cell 28 is as good
+            // a placeholder as any and keeps this total.
+            stot: 31u32
+                .checked_sub(stots.leading_zeros())
+                .and_then(|n| Cell::new(n as usize))
+                .unwrap_or(OPENING_CELL),
             orientation: Orientation::from_quarters((word >> (2 * CELL_COUNT)) as i32 & 3),
             exit: None,
-        };
-        for cell in Cell::all() {
-            match word >> (2 * cell.index()) & 3 {
-                1 => state.shubbles = state.shubbles.union(cell.bit()),
-                2 => state.smoles = state.smoles.union(cell.bit()),
-                3 => state.stot = cell,
-                _ => {}
-            }
         }
-        state
     }
+}
+
+/// Bit `n` of `bits` moved to bit `2n` (for the 29 cell bits).
+#[inline]
+const fn spread_to_even_bits(bits: u32) -> u64 {
+    let mut x = bits as u64;
+    x = (x | x << 16) & 0x0000_FFFF_0000_FFFF;
+    x = (x | x << 8) & 0x00FF_00FF_00FF_00FF;
+    x = (x | x << 4) & 0x0F0F_0F0F_0F0F_0F0F;
+    x = (x | x << 2) & 0x3333_3333_3333_3333;
+    (x | x << 1) & 0x5555_5555_5555_5555
+}
+
+/// The inverse of [`spread_to_even_bits`] for the cell bits: bit `2n` of
+/// `word` moved to bit `n`, for the 29 cells only (the orientation bits
+/// sit above them and are dropped).
+#[inline]
+const fn gather_even_bits(word: u64) -> u32 {
+    let mut x = word & ((1 << (2 * CELL_COUNT)) - 1) & 0x5555_5555_5555_5555;
+    x = (x | x >> 1) & 0x3333_3333_3333_3333;
+    x = (x | x >> 2) & 0x0F0F_0F0F_0F0F_0F0F;
+    x = (x | x >> 4) & 0x00FF_00FF_00FF_00FF;
+    x = (x | x >> 8) & 0x0000_FFFF_0000_FFFF;
+    ((x | x >> 16) & 0xFFFF_FFFF) as u32
 }
 
 /// `kind` after the creatures in `moved` took one step along `gravity`; one
@@ -348,6 +372,51 @@ mod tests {
         assert_eq!(state.falling(), CellSet::EMPTY);
     }
 
+    /// The cell-by-cell packing that the bit tricks of [`State::pack`]
+    /// replace; kept as the reference they must agree with.
+    fn pack_by_cells(state: &State) -> u64 {
+        let mut word = 0u64;
+        for cell in Cell::all().rev() {
+            let code = match state.content(cell) {
+                Content::Empty => 0,
+                Content::Creature(Creature::Shubble) => 1,
+                Content::Creature(Creature::Smole) => 2,
+                Content::Stot => 3,
+            };
+            word = word << 2 | code;
+        }
+        word | (state.orientation.quarters() as u64) << (2 * CELL_COUNT)
+    }
+
+    /// The reference for [`State::unpack`], cell by cell.
+    fn unpack_by_cells(word: u64) -> State {
+        let mut state = State {
+            shubbles: CellSet::EMPTY,
+            smoles: CellSet::EMPTY,
+            stot: OPENING_CELL,
+            orientation: Orientation::from_quarters((word >> (2 * CELL_COUNT)) as i32 & 3),
+            exit: None,
+        };
+        for cell in Cell::all() {
+            match word >> (2 * cell.index()) & 3 {
+                1 => state.shubbles = state.shubbles.union(cell.bit()),
+                2 => state.smoles = state.smoles.union(cell.bit()),
+                3 => state.stot = cell,
+                _ => {}
+            }
+        }
+        state
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn bit_packing_agrees_with_packing_cell_by_cell(word: u64) {
+            let state = unpack_by_cells(word);
+            proptest::prop_assert_eq!(State::unpack(word), state);
+            proptest::prop_assert_eq!(state.pack(), pack_by_cells(&state));
+        }
+    }
+
     #[test]
     fn packing_round_trips() {
         let mut state = State::parse(FIGURE_1A, false).unwrap();
@@ -357,5 +426,9 @@ mod tests {
         });
         assert_eq!(State::unpack(state.pack()), state);
         assert!(state.pack() < 1 << 60);
+        // Words that no state packs to still unpack as the reference does.
+        for word in [0, u64::MAX, 0b11 << 56 | 0b11 << 2] {
+            assert_eq!(State::unpack(word), unpack_by_cells(word));
+        }
     }
 }

@@ -294,7 +294,9 @@ fn demo_needs_no_input() {
 
 #[test]
 fn help_shows_an_example_for_every_command() {
-    for command in ["gif", "smooth", "text", "ascii", "frames", "demo"] {
+    for command in [
+        "gif", "smooth", "text", "ascii", "frames", "png", "events", "solve", "demo",
+    ] {
         let run = shubbles(&[command, "--help"], "");
         assert_eq!(run.code, 0);
         assert!(run.stdout.contains("Examples:"), "{command}");
@@ -411,4 +413,161 @@ fn caption_and_numbers_are_accepted_everywhere_a_gif_is_written() {
             assert_eq!((width, height), (plain.0, plain.1), "{args:?}");
         }
     }
+}
+
+#[test]
+fn png_draws_the_final_state_and_marks_a_failure() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let run = shubbles_in(dir.path(), &["png", FIGURE_1A, DEMO_OPS], "");
+    assert_eq!((run.code, run.stdout.as_str()), (0, ""));
+    let bytes = std::fs::read(dir.path().join("shubbles.png")).expect("the PNG");
+    assert!(bytes.starts_with(b"\x89PNG\r\n\x1a\n"));
+    let failed = shubbles_in(
+        dir.path(),
+        &["png", FIGURE_1A, "+^^", "-o", "failed.png"],
+        "",
+    );
+    assert_eq!((failed.code, failed.stdout.as_str()), (3, "!\n"));
+    let marked = std::fs::read(dir.path().join("failed.png")).expect("the PNG");
+    assert_ne!(marked, bytes);
+    let invalid = shubbles_in(dir.path(), &["png", "nonsense", "-o", "bad.png"], "");
+    assert_eq!(invalid.code, 2);
+    assert_eq!(files_in(dir.path()), ["failed.png", "shubbles.png"]);
+}
+
+#[test]
+fn events_are_json_lines_that_redraw_the_same_pictures() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let log = shubbles_in(dir.path(), &["events", FIGURE_1A, DEMO_OPS], "");
+    assert_eq!(log.code, 0);
+    let lines: Vec<&str> = log.stdout.lines().collect();
+    assert!(lines[0].starts_with(r#"{"kind":"start","state":".........@...o....ooo..xox...""#));
+    assert!(lines[1..].iter().all(|l| l.starts_with(r#"{"frame":"#)));
+    std::fs::write(dir.path().join("run.jsonl"), &log.stdout).expect("writable");
+
+    for (command, file) in [("gif", "x.gif"), ("png", "x.png"), ("smooth", "s.gif")] {
+        let direct = shubbles_in(dir.path(), &[command, FIGURE_1A, DEMO_OPS, "-o", file], "");
+        let logged = shubbles_in(
+            dir.path(),
+            &[
+                command,
+                "--from-events",
+                "run.jsonl",
+                "-o",
+                &format!("log-{file}"),
+            ],
+            "",
+        );
+        assert_eq!((direct.code, logged.code), (0, 0), "{}", logged.stderr);
+        let read = |name: &str| std::fs::read(dir.path().join(name)).expect("written");
+        assert!(
+            read(file) == read(&format!("log-{file}")),
+            "{command} differs"
+        );
+    }
+
+    let failed = shubbles_in(dir.path(), &["events", FIGURE_1A, "+^^"], "");
+    assert_eq!(failed.code, 3);
+    assert!(
+        failed.stdout.trim_end().ends_with(
+            r#""kind":"failed","orientation":90,"cells":[4],"reason":"wall","direction":"up"}"#
+        ),
+        "{}",
+        failed.stdout
+    );
+
+    std::fs::write(dir.path().join("bad.jsonl"), "{\"kind\":\"fell\"}\n").expect("writable");
+    let bad = shubbles_in(
+        dir.path(),
+        &["gif", "--from-events", "bad.jsonl", "-o", "bad.gif"],
+        "",
+    );
+    assert_eq!(bad.code, 2);
+    assert!(
+        bad.stderr.contains("bad.jsonl: event log line 1"),
+        "{}",
+        bad.stderr
+    );
+    assert!(!dir.path().join("bad.gif").exists());
+    let both = shubbles_in(
+        dir.path(),
+        &["gif", FIGURE_1A, "--from-events", "run.jsonl"],
+        "",
+    );
+    assert_eq!(both.code, 2, "a log and a state together are a usage error");
+}
+
+#[test]
+fn solve_prints_a_shortest_answer_that_replays() {
+    let run = shubbles(&["solve", "...................x...x@o..."], "");
+    assert_eq!((run.code, run.stdout.as_str()), (0, "+-\n"));
+    assert!(
+        run.stderr.contains("solved in 2 operations"),
+        "{}",
+        run.stderr
+    );
+    let replayed = shubbles(&["text", "...................x...x@o...", "+-"], "");
+    assert_eq!(replayed.stdout.trim(), ".......................x@..x.");
+
+    let nothing_to_do = shubbles(&["solve"], "...................x...x@....\n");
+    assert_eq!(
+        (nothing_to_do.code, nothing_to_do.stdout.as_str()),
+        (0, "\n")
+    );
+}
+
+#[test]
+fn solve_reports_its_limit_and_json() {
+    let limited = shubbles(&["solve", FIGURE_1A, "--max-states", "100"], "");
+    assert_eq!((limited.code, limited.stdout.as_str()), (5, ""));
+    assert!(
+        limited
+            .stderr
+            .contains("search limit reached: 100 states visited"),
+        "{}",
+        limited.stderr
+    );
+    let json = shubbles(&["solve", "...................x...x@o...", "--json"], "");
+    assert_eq!(json.code, 0);
+    assert!(
+        json.stdout
+            .starts_with(r#"{"outcome":"solved","answer":"+-","length":2,"states_visited":"#),
+        "{}",
+        json.stdout
+    );
+    assert_eq!(json.stderr, "");
+    let invalid = shubbles(&["solve", "..."], "");
+    assert_eq!(invalid.code, 2);
+    let with_ops = shubbles(&["solve"], &format!("{FIGURE_1A} +"));
+    assert_eq!(with_ops.code, 2);
+}
+
+#[test]
+fn solve_can_render_its_answer() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let run = shubbles_in(
+        dir.path(),
+        &[
+            "solve",
+            "...................x...x@o...",
+            "--gif",
+            "answer.gif",
+        ],
+        "",
+    );
+    assert_eq!(run.code, 0);
+    let answer = std::fs::read(dir.path().join("answer.gif")).expect("the GIF");
+    let direct = shubbles_in(
+        dir.path(),
+        &[
+            "gif",
+            "...................x...x@o...",
+            "+-",
+            "-o",
+            "direct.gif",
+        ],
+        "",
+    );
+    assert_eq!(direct.code, 0);
+    assert!(answer == std::fs::read(dir.path().join("direct.gif")).expect("the GIF"));
 }

@@ -37,3 +37,15 @@ fn the_release_one_shubble_example_gif_is_current() {
     let scenario = Scenario::parse("@................x.....x..o..", "+-", false).expect("valid");
     check("release_one_shubble.gif", &scenario);
 }
+
+#[test]
+fn the_solve_answer_gif_in_the_readme_is_current() {
+    let answer =
+        Scenario::parse(".........@...o....ooo..xox...", "-->--+-+-+-+-+-", false).expect("valid");
+    assert_eq!(
+        answer.run().state.shubbles().len(),
+        0,
+        "the answer releases every shubble"
+    );
+    check("solve_figure_1a.gif", &answer);
+}

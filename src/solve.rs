@@ -1,0 +1,466 @@
+//! Shortest solutions of the puzzle (issue 4): operations after which every
+//! shubble has left the box and both smoles are still in it.
+//!
+//! Breadth-first search over stable (cells, orientation) states, each packed
+//! in one `u64` by [`State::pack`]. Successors come from the engine's
+//! [`perform`], so the search follows exactly the rules every other command
+//! follows; an operation that fails (a refused stot move, a smole leaving)
+//! leads to no state. Because states are found in order of distance, the
+//! first state without shubbles is at the fewest operations (`|` counts as
+//! one).
+//!
+//! Memory is the limit on how far a search can go, so the visited set is
+//! compact: the packed words in discovery order (8 bytes), one `u32` per
+//! state for the parent and the operation (4 bytes), and an open-addressing
+//! table of `u32` indices into the words kept between 3/8 and 3/4 full
+//! (at most 10.7 bytes). That is at most about 25 bytes per visited state,
+//! counting spare capacity.
+//!
+//! The library draws nothing: progress goes to a [`SolveProgress`], and
+//! [`SolveReport::summary`] and [`SolveReport::json`] give the texts a
+//! command line prints.
+//!
+//! ```
+//! use shubbles::solve::{solve, NoProgress, SolveOutcome};
+//! use shubbles::State;
+//!
+//! // One shubble on the stot's right; turning the box so gravity points
+//! // right rolls it to cell 28, and turning back lets it fall out.
+//! let start = State::parse("...................x...x@o...", false)?;
+//! let report = solve(&start, 1_000_000, &mut NoProgress)?;
+//! match report.outcome {
+//!     SolveOutcome::Solved { operations, .. } => assert_eq!(operations.len(), 2),
+//!     other => panic!("expected a solution, got {other:?}"),
+//! }
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use std::fmt;
+use std::time::{Duration, Instant};
+
+use crate::engine::{perform, Scenario};
+use crate::operation::{format_operations, Operation};
+use crate::state::State;
+
+/// The most states a search can hold: a parent record keeps the parent's
+/// index in 29 bits next to the 3-bit operation. Larger limits are clamped
+/// to this (about 13 GB of visited set).
+pub const MAX_STATES: usize = 1 << 29;
+
+/// Told when the search finishes one more level: gifski style, so that a
+/// command line can draw progress while the library prints nothing.
+pub trait SolveProgress {
+    /// Every state reachable in `depth` operations has been found; the
+    /// search holds `states_seen` states after `elapsed`.
+    fn depth_done(&mut self, depth: usize, states_seen: usize, elapsed: Duration);
+}
+
+/// Progress that goes nowhere.
+pub struct NoProgress;
+
+impl SolveProgress for NoProgress {
+    fn depth_done(&mut self, _depth: usize, _states_seen: usize, _elapsed: Duration) {}
+}
+
+/// What a search found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SolveOutcome {
+    /// A shortest answer; empty when the start has no shubbles.
+    /// `states_visited` counts every distinct state found, the final one
+    /// included.
+    Solved {
+        operations: Vec<Operation>,
+        states_visited: usize,
+    },
+    /// Every reachable state was visited and none is free of shubbles.
+    Unsolvable { states_visited: usize },
+    /// The search stopped because it would have had to hold more than the
+    /// allowed number of states; nothing is known about longer answers.
+    LimitReached { states_visited: usize },
+}
+
+impl SolveOutcome {
+    pub fn states_visited(&self) -> usize {
+        match *self {
+            SolveOutcome::Solved { states_visited, .. }
+            | SolveOutcome::Unsolvable { states_visited }
+            | SolveOutcome::LimitReached { states_visited } => states_visited,
+        }
+    }
+
+    /// The exit status a command line should end with: 0 solved, 4 no
+    /// solution, 5 limit reached (1, 2 and 3 already mean an error, bad
+    /// input and a failed run; see BOX.md §10).
+    pub const fn exit_status(&self) -> u8 {
+        match self {
+            SolveOutcome::Solved { .. } => 0,
+            SolveOutcome::Unsolvable { .. } => 4,
+            SolveOutcome::LimitReached { .. } => 5,
+        }
+    }
+}
+
+/// An outcome and what it cost.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SolveReport {
+    pub outcome: SolveOutcome,
+    /// States whose successors were generated.
+    pub states_expanded: usize,
+    /// Wall-clock time of the search and of replaying its answer.
+    pub elapsed: Duration,
+    /// Bytes allocated for the visited set and parent records when the
+    /// search ended, spare capacity included.
+    pub memory_bytes: usize,
+}
+
+impl SolveReport {
+    /// One line for people (the answer itself goes on its own line; see
+    /// the `solve` command).
+    pub fn summary(&self) -> String {
+        let ms = millis(self.elapsed);
+        match &self.outcome {
+            SolveOutcome::Solved {
+                operations,
+                states_visited,
+            } => format!(
+                "solved in {} operation{}: {states_visited} states visited in {ms:.1} ms",
+                operations.len(),
+                if operations.len() == 1 { "" } else { "s" },
+            ),
+            SolveOutcome::Unsolvable { states_visited } => format!(
+                "no solution: all {states_visited} reachable states visited in {ms:.1} ms"
+            ),
+            SolveOutcome::LimitReached { states_visited } => format!(
+                "search limit reached: {states_visited} states visited in {ms:.1} ms without a solution"
+            ),
+        }
+    }
+
+    /// The answer as one line of JSON: outcome, answer and its length
+    /// (`null` without a solution), states visited and time in
+    /// milliseconds.
+    pub fn json(&self) -> String {
+        let (outcome, answer, length) = match &self.outcome {
+            SolveOutcome::Solved { operations, .. } => (
+                "solved",
+                // Operation characters need no escaping in JSON.
+                format!("\"{}\"", format_operations(operations)),
+                operations.len().to_string(),
+            ),
+            SolveOutcome::Unsolvable { .. } => ("unsolvable", "null".into(), "null".into()),
+            SolveOutcome::LimitReached { .. } => ("limit_reached", "null".into(), "null".into()),
+        };
+        format!(
+            "{{\"outcome\":\"{outcome}\",\"answer\":{answer},\"length\":{length},\"states_visited\":{},\"time_ms\":{:.3}}}",
+            self.outcome.states_visited(),
+            millis(self.elapsed),
+        )
+    }
+}
+
+/// A progress line for a terminal: depth, states seen and their rate.
+pub fn progress_line(depth: usize, states_seen: usize, elapsed: Duration) -> String {
+    let seconds = elapsed.as_secs_f64();
+    let rate = if seconds > 0.0 {
+        states_seen as f64 / seconds / 1e6
+    } else {
+        0.0
+    };
+    format!("depth {depth}: {states_seen} states seen, {rate:.1} M states/s")
+}
+
+fn millis(duration: Duration) -> f64 {
+    duration.as_secs_f64() * 1e3
+}
+
+/// Why a search gave no outcome.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SolveError {
+    /// The start would fall: only stable states are searched (settle it
+    /// first).
+    UnstableStart,
+    /// The engine does not agree that the answer found works. This is a
+    /// bug in the solver; the answer is never given out.
+    ReplayMismatch { operations: String, result: String },
+}
+
+impl fmt::Display for SolveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SolveError::UnstableStart => {
+                write!(f, "the start is not stable: let it settle before solving")
+            }
+            SolveError::ReplayMismatch { operations, result } => write!(
+                f,
+                "internal error: the solver's answer {operations:?} does not replay to a box without shubbles (the engine gives {result}); please report this"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for SolveError {}
+
+/// Finds a shortest operation string after which no shubble is in the box
+/// and no smole has left, holding at most `max_states` states (clamped to
+/// [`MAX_STATES`]). The answer has been replayed through the engine.
+pub fn solve(
+    start: &State,
+    max_states: usize,
+    progress: &mut impl SolveProgress,
+) -> Result<SolveReport, SolveError> {
+    if !start.is_stable() {
+        return Err(SolveError::UnstableStart);
+    }
+    let began = Instant::now();
+    let mut search = Search::new(max_states.min(MAX_STATES));
+    let outcome = search.run(start, progress, began);
+    if let SolveOutcome::Solved { operations, .. } = &outcome {
+        replay(start, operations)?;
+    }
+    Ok(SolveReport {
+        outcome,
+        states_expanded: search.expanded,
+        elapsed: began.elapsed(),
+        memory_bytes: search.visited.memory_bytes(),
+    })
+}
+
+/// Checks with the engine that `operations` empty the box of shubbles
+/// without a failure.
+fn replay(start: &State, operations: &[Operation]) -> Result<(), SolveError> {
+    let run = Scenario {
+        start: *start,
+        operations: operations.to_vec(),
+        settle_first: false,
+    }
+    .run();
+    if run.failure.is_none() && run.state.shubbles().is_empty() {
+        Ok(())
+    } else {
+        Err(SolveError::ReplayMismatch {
+            operations: format_operations(operations),
+            result: run.result(),
+        })
+    }
+}
+
+/// One breadth-first search.
+struct Search {
+    visited: Visited,
+    max_states: usize,
+    expanded: usize,
+}
+
+impl Search {
+    fn new(max_states: usize) -> Search {
+        Search {
+            visited: Visited::new(),
+            max_states,
+            expanded: 0,
+        }
+    }
+
+    fn run(
+        &mut self,
+        start: &State,
+        progress: &mut impl SolveProgress,
+        began: Instant,
+    ) -> SolveOutcome {
+        if start.shubbles().is_empty() {
+            return SolveOutcome::Solved {
+                operations: Vec::new(),
+                states_visited: 1,
+            };
+        }
+        if self.max_states == 0 {
+            return SolveOutcome::LimitReached { states_visited: 0 };
+        }
+        let word = start.pack();
+        self.visited.reserve_one();
+        // The table is empty, so the start always finds a vacant slot.
+        if let Probe::Vacant(slot) = self.visited.probe(word) {
+            self.visited.insert(slot, word, ROOT);
+        }
+        // The states of one depth are a contiguous run of ids, so the
+        // discovery order doubles as the queue.
+        let mut head = 0;
+        let mut depth = 0;
+        while head < self.visited.len() {
+            let level_end = self.visited.len();
+            while head < level_end {
+                self.expanded += 1;
+                if let Some(outcome) = self.expand(head) {
+                    return outcome;
+                }
+                head += 1;
+            }
+            depth += 1;
+            progress.depth_done(depth, self.visited.len(), began.elapsed());
+        }
+        SolveOutcome::Unsolvable {
+            states_visited: self.visited.len(),
+        }
+    }
+
+    /// Generates the successors of state `id`; an outcome when the search
+    /// ends there.
+    #[inline]
+    fn expand(&mut self, id: usize) -> Option<SolveOutcome> {
+        let state = State::unpack(self.visited.word(id));
+        for (op_index, &operation) in Operation::ALL.iter().enumerate() {
+            let mut next = state;
+            if perform(&mut next, operation, &mut |_| {}).is_err() {
+                continue;
+            }
+            let word = next.pack();
+            self.visited.reserve_one();
+            let Probe::Vacant(slot) = self.visited.probe(word) else {
+                continue;
+            };
+            if next.shubbles().is_empty() {
+                let mut operations = self.visited.path_to(id);
+                operations.push(operation);
+                return Some(SolveOutcome::Solved {
+                    operations,
+                    states_visited: self.visited.len() + 1,
+                });
+            }
+            if self.visited.len() >= self.max_states {
+                return Some(SolveOutcome::LimitReached {
+                    states_visited: self.visited.len(),
+                });
+            }
+            self.visited.insert(slot, word, parent_record(id, op_index));
+        }
+        None
+    }
+}
+
+/// The parent record of the start, which has none; never followed because
+/// the walk stops at id 0.
+const ROOT: u32 = 0;
+
+/// Parent id in the high 29 bits, index into [`Operation::ALL`] in the low
+/// 3. Ids stay below [`MAX_STATES`], so this fits.
+#[inline]
+fn parent_record(parent: usize, op_index: usize) -> u32 {
+    (parent as u32) << 3 | op_index as u32
+}
+
+/// Where a word is, or would go, in the table.
+enum Probe {
+    Present,
+    Vacant(usize),
+}
+
+/// The visited set: packed states by id (in discovery order) with their
+/// parent records, and an open-addressing (linear probing) table of
+/// `id + 1` with 0 for an empty slot.
+struct Visited {
+    words: Vec<u64>,
+    parents: Vec<u32>,
+    slots: Vec<u32>,
+    /// `64 - log2(slots.len())`: the hash's top bits pick the slot.
+    shift: u32,
+}
+
+/// Table size of a new search; small, since most searches are.
+const INITIAL_SLOTS_LOG2: u32 = 10;
+
+impl Visited {
+    fn new() -> Visited {
+        Visited {
+            words: Vec::new(),
+            parents: Vec::new(),
+            slots: vec![0; 1 << INITIAL_SLOTS_LOG2],
+            shift: 64 - INITIAL_SLOTS_LOG2,
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.words.len()
+    }
+
+    #[inline]
+    fn word(&self, id: usize) -> u64 {
+        self.words[id]
+    }
+
+    /// Fibonacci hashing; the xor folds the high cells into the low ones
+    /// first, since many states differ only in a few neighbouring cells.
+    #[inline]
+    fn home(&self, word: u64) -> usize {
+        ((word ^ word >> 29).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize
+    }
+
+    #[inline]
+    fn probe(&self, word: u64) -> Probe {
+        let mask = self.slots.len() - 1;
+        let mut slot = self.home(word);
+        loop {
+            match self.slots[slot] {
+                0 => return Probe::Vacant(slot),
+                entry if self.words[entry as usize - 1] == word => return Probe::Present,
+                _ => slot = (slot + 1) & mask,
+            }
+        }
+    }
+
+    /// Puts a new state in the slot [`Visited::probe`] found for it, with
+    /// no growth between the two (call [`Visited::reserve_one`] first).
+    #[inline]
+    fn insert(&mut self, slot: usize, word: u64, parent: u32) {
+        if self.words.len() == self.words.capacity() {
+            // Grow by an eighth rather than doubling, so that spare
+            // capacity stays within an eighth of the records.
+            let more = (self.words.len() / 8).max(1024);
+            self.words.reserve_exact(more);
+            self.parents.reserve_exact(more);
+        }
+        self.words.push(word);
+        self.parents.push(parent);
+        // The id is below MAX_STATES, so `id + 1` fits in a u32.
+        self.slots[slot] = self.words.len() as u32;
+    }
+
+    /// Makes sure one more state can go in while the table is at most 3/4
+    /// full, doubling it (and so leaving it 3/8 full) when needed.
+    #[inline]
+    fn reserve_one(&mut self) {
+        if (self.words.len() + 1) * 4 > self.slots.len() * 3 {
+            self.grow();
+        }
+    }
+
+    #[cold]
+    fn grow(&mut self) {
+        self.slots = vec![0; self.slots.len() * 2];
+        self.shift -= 1;
+        let mask = self.slots.len() - 1;
+        for (id, &word) in self.words.iter().enumerate() {
+            let mut slot = self.home(word);
+            while self.slots[slot] != 0 {
+                slot = (slot + 1) & mask;
+            }
+            self.slots[slot] = id as u32 + 1;
+        }
+    }
+
+    /// The operations from the start to state `id`.
+    fn path_to(&self, mut id: usize) -> Vec<Operation> {
+        let mut operations = Vec::new();
+        while id != 0 {
+            let record = self.parents[id];
+            operations.push(Operation::ALL[(record & 7) as usize]);
+            id = (record >> 3) as usize;
+        }
+        operations.reverse();
+        operations
+    }
+
+    fn memory_bytes(&self) -> usize {
+        self.words.capacity() * std::mem::size_of::<u64>()
+            + self.parents.capacity() * std::mem::size_of::<u32>()
+            + self.slots.capacity() * std::mem::size_of::<u32>()
+    }
+}
