@@ -15,7 +15,8 @@ use gif::{DisposalMethod, Encoder, Repeat};
 use tiny_skia::Pixmap;
 
 use crate::frames::Frame;
-use crate::render::{palette_indices_into, PaletteLookup, RenderOptions, Renderer, PALETTE};
+use crate::palette::{Lookup, Palette};
+use crate::render::{RenderOptions, Renderer};
 
 /// How long each frame shows, in GIF units of 10 ms: one second.
 pub const FRAME_DELAY_CENTISECONDS: u16 = 100;
@@ -71,58 +72,107 @@ impl From<gif::EncodingError> for EncodeError {
 
 /// An animated GIF being written, one frame at a time.
 pub struct GifWriter<W: Write> {
-    encoder: Encoder<BufWriter<W>>,
+    animation: Animation<W>,
     renderer: Renderer,
-    /// The picture being written and the one before it: frames are compared
-    /// as drawn, and only the changed rectangle is mapped to palette indices.
     pixmap: Pixmap,
-    previous: Pixmap,
-    /// The changed rectangle of the current frame, copied out for the encoder.
-    patch: Vec<u8>,
-    frames_written: usize,
 }
 
 impl<W: Write> GifWriter<W> {
     /// Starts the GIF: header, global palette and "loop forever".
     pub fn new(out: W, options: &RenderOptions) -> Result<GifWriter<W>, EncodeError> {
         let renderer = Renderer::new(options);
-        // Validated cell sizes give canvases of at most 1,640 pixels.
-        let side = u16::try_from(renderer.canvas_size())
-            .expect("a validated cell size gives a canvas a GIF can hold");
-        let palette: Vec<u8> = PALETTE.iter().flatten().copied().collect();
-        // The encoder writes many small blocks; buffer them.
-        let mut encoder = Encoder::new(BufWriter::new(out), side, side, &palette)?;
-        encoder.set_repeat(Repeat::Infinite)?;
+        let animation = Animation::new(out, renderer.canvas_size(), options.palette())?;
         Ok(GifWriter {
-            encoder,
+            animation,
             pixmap: renderer.new_pixmap(),
-            previous: renderer.new_pixmap(),
             renderer,
-            patch: Vec::new(),
-            frames_written: 0,
         })
     }
 
     /// Draws `frame` and appends it to the animation.
     pub fn write_frame(&mut self, frame: &Frame) -> Result<(), EncodeError> {
         self.renderer.render_into(frame, &mut self.pixmap);
-        let side = self.renderer.canvas_size() as usize;
-        let changed = if self.frames_written == 0 {
-            Changed {
+        self.animation.push(&self.pixmap, FRAME_DELAY_CENTISECONDS)
+    }
+
+    pub fn frames_written(&self) -> usize {
+        self.animation.frames_written()
+    }
+
+    /// Ends the GIF and hands back the output, flushed.
+    pub fn finish(self) -> Result<W, EncodeError> {
+        self.animation.finish()
+    }
+}
+
+/// The encoding shared by the 1-second and the smooth GIF: drawn pictures
+/// mapped to a fixed palette, each after the first stored as the rectangle
+/// that changed. Pictures are compared as drawn and only the changed
+/// rectangle is mapped to palette indices (mapping every pixel of every
+/// picture was a third of the work of a long run). Holds one previous
+/// picture only.
+pub(crate) struct Animation<W: Write> {
+    encoder: Encoder<BufWriter<W>>,
+    palette: &'static Palette,
+    width: usize,
+    /// The pixels of the picture before, as drawn.
+    previous: Vec<[u8; 4]>,
+    /// The changed rectangle of the current frame, mapped for the encoder.
+    patch: Vec<u8>,
+    frames_written: usize,
+}
+
+impl<W: Write> Animation<W> {
+    /// Starts the GIF: header, global palette and "loop forever".
+    pub(crate) fn new(
+        out: W,
+        (width, height): (u32, u32),
+        palette: &'static Palette,
+    ) -> Result<Animation<W>, EncodeError> {
+        // Validated cell sizes give canvases of at most 2,482 pixels.
+        let to_u16 =
+            |n: u32| u16::try_from(n).expect("a validated cell size gives a canvas a GIF can hold");
+        // The encoder writes many small blocks; buffer them.
+        let mut encoder = Encoder::new(
+            BufWriter::new(out),
+            to_u16(width),
+            to_u16(height),
+            &palette.rgb_bytes(),
+        )?;
+        encoder.set_repeat(Repeat::Infinite)?;
+        Ok(Animation {
+            encoder,
+            palette,
+            width: width as usize,
+            previous: Vec::new(),
+            patch: Vec::new(),
+            frames_written: 0,
+        })
+    }
+
+    /// Appends `pixmap`, a canvas of the size given to `new`, shown for
+    /// `delay` hundredths of a second.
+    pub(crate) fn push(&mut self, pixmap: &Pixmap, delay: u16) -> Result<(), EncodeError> {
+        let now = pixels(pixmap);
+        let width = self.width;
+        let (changed, transparent) = if self.frames_written == 0 {
+            self.palette.indices_into(pixmap, &mut self.patch);
+            let whole = Changed {
                 left: 0,
                 top: 0,
-                width: side,
-                height: side,
-            }
+                width,
+                height: now.len() / width,
+            };
+            (whole, None)
         } else {
-            changed_rectangle(pixels(&self.previous), pixels(&self.pixmap), side)
+            let changed = changed_rectangle(&self.previous, now, width);
+            (changed, self.fill_patch(now, changed))
         };
-        let transparent = self.fill_patch(changed, side);
-        // Every coordinate is within the canvas, whose side fit in u16 in
+        // Every coordinate is within the canvas, whose sides fit in u16 in
         // `new`.
         let to_u16 = |n: usize| n as u16;
         let gif_frame = gif::Frame {
-            delay: FRAME_DELAY_CENTISECONDS,
+            delay,
             dispose: DisposalMethod::Keep,
             transparent,
             left: to_u16(changed.left),
@@ -133,30 +183,47 @@ impl<W: Write> GifWriter<W> {
             ..gif::Frame::default()
         };
         self.encoder.write_frame(&gif_frame)?;
-        std::mem::swap(&mut self.previous, &mut self.pixmap);
+        self.previous.clear();
+        self.previous.extend_from_slice(now);
         self.frames_written += 1;
         Ok(())
     }
 
-    /// Copies the changed rectangle of the current frame into `patch`. After
-    /// the first frame, pixels that did not change are written as a palette
-    /// index the changed pixels do not use, declared transparent: the
-    /// previous picture shows through, and long runs of one index compress
-    /// far better (this is most of what `gifsicle -O3` would otherwise
-    /// save).
-    fn fill_patch(&mut self, changed: Changed, side: usize) -> Option<u8> {
-        if self.frames_written == 0 {
-            palette_indices_into(&self.pixmap, &mut self.patch);
-            return None;
-        }
+    /// Appends the picture before again: the same bytes [`Animation::push`]
+    /// writes for an unchanged picture (one transparent pixel), without
+    /// comparing a canvas to find that out. Only after a first `push`.
+    pub(crate) fn push_unchanged(&mut self, delay: u16) -> Result<(), EncodeError> {
+        debug_assert!(self.frames_written > 0, "nothing to repeat yet");
+        let gif_frame = gif::Frame {
+            delay,
+            dispose: DisposalMethod::Keep,
+            transparent: Some(0),
+            width: 1,
+            height: 1,
+            buffer: Cow::Borrowed(&[0]),
+            ..gif::Frame::default()
+        };
+        self.encoder.write_frame(&gif_frame)?;
+        self.frames_written += 1;
+        Ok(())
+    }
+
+    /// Maps the changed rectangle of `now` into `patch`. Pixels that did not
+    /// change are written as a palette index the changed pixels do not use,
+    /// declared transparent: the previous picture shows through, and long
+    /// runs of one index compress far better (this is most of what
+    /// `gifsicle -O3` would otherwise save).
+    fn fill_patch(&mut self, now: &[[u8; 4]], changed: Changed) -> Option<u8> {
+        let width = self.width;
         let span =
-            |row: usize| row * side + changed.left..row * side + changed.left + changed.width;
-        let (now, before) = (pixels(&self.pixmap), pixels(&self.previous));
-        // Unchanged pixels are marked with an index past the palette until
-        // the changed ones have shown which index is free.
+            |row: usize| row * width + changed.left..row * width + changed.left + changed.width;
+        let before = &self.previous;
+        // Unchanged pixels are marked with an index past every palette
+        // (at most 204 entries) until the changed ones have shown which
+        // index is free.
         const UNCHANGED: u8 = u8::MAX;
         let mut used = [false; 256];
-        let mut lookup = PaletteLookup::default();
+        let mut lookup = Lookup::new(self.palette);
         self.patch.clear();
         for row in changed.top..changed.top + changed.height {
             for (now, before) in now[span(row)].iter().zip(&before[span(row)]) {
@@ -164,13 +231,13 @@ impl<W: Write> GifWriter<W> {
                     UNCHANGED
                 } else {
                     let index = lookup.index(*now);
-                    used[index as usize] = true;
+                    used[usize::from(index)] = true;
                     index
                 };
                 self.patch.push(index);
             }
         }
-        match (0..PALETTE.len()).find(|&i| !used[i]) {
+        match (0..self.palette.len()).find(|&i| !used[i]) {
             Some(free) => {
                 let free = free as u8;
                 for index in self.patch.iter_mut().filter(|i| **i == UNCHANGED) {
@@ -191,12 +258,12 @@ impl<W: Write> GifWriter<W> {
         }
     }
 
-    pub fn frames_written(&self) -> usize {
+    pub(crate) fn frames_written(&self) -> usize {
         self.frames_written
     }
 
     /// Ends the GIF and hands back the output, flushed.
-    pub fn finish(self) -> Result<W, EncodeError> {
+    pub(crate) fn finish(self) -> Result<W, EncodeError> {
         let buffered = self.encoder.into_inner()?;
         buffered
             .into_inner()
@@ -237,18 +304,20 @@ fn pixels(pixmap: &Pixmap) -> &[[u8; 4]] {
 
 /// A rectangle of the canvas, in pixels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Changed {
-    left: usize,
-    top: usize,
-    width: usize,
-    height: usize,
+pub(crate) struct Changed {
+    pub(crate) left: usize,
+    pub(crate) top: usize,
+    pub(crate) width: usize,
+    pub(crate) height: usize,
 }
 
 /// The smallest rectangle holding every pixel that differs; a single pixel
 /// when nothing does, because a GIF frame cannot be empty and the frame must
 /// still be there to take its second.
-fn changed_rectangle<T: PartialEq>(previous: &[T], current: &[T], side: usize) -> Changed {
-    let rows = previous.chunks_exact(side).zip(current.chunks_exact(side));
+fn changed_rectangle<T: PartialEq>(previous: &[T], current: &[T], width: usize) -> Changed {
+    let rows = previous
+        .chunks_exact(width)
+        .zip(current.chunks_exact(width));
     let mut bounds: Option<(usize, usize, usize, usize)> = None;
     for (y, (before, after)) in rows.enumerate() {
         if before == after {
@@ -257,7 +326,7 @@ fn changed_rectangle<T: PartialEq>(previous: &[T], current: &[T], side: usize) -
         let differs = |(a, b): (&T, &T)| a != b;
         let pairs = || before.iter().zip(after.iter());
         let first = pairs().position(differs).unwrap_or(0);
-        let last = side - 1 - pairs().rev().position(differs).unwrap_or(0);
+        let last = width - 1 - pairs().rev().position(differs).unwrap_or(0);
         bounds = Some(match bounds {
             None => (first, y, last, y),
             Some((left, top, right, _)) => (left.min(first), top, right.max(last), y),
@@ -280,28 +349,28 @@ fn changed_rectangle<T: PartialEq>(previous: &[T], current: &[T], side: usize) -
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
-    use crate::render::palette_indices;
+    use crate::render::{palette_indices, PALETTE};
     use crate::Scenario;
 
     /// Every frame of a GIF composited onto the canvas, as palette indices,
     /// with each frame's stored rectangle and delay.
-    struct Decoded {
-        side: usize,
-        repeat: Repeat,
-        palette: Vec<u8>,
-        frames: Vec<(Vec<u8>, Changed, u16)>,
+    pub(crate) struct Decoded {
+        pub width: usize,
+        pub height: usize,
+        pub repeat: Repeat,
+        pub palette: Vec<u8>,
+        pub frames: Vec<(Vec<u8>, Changed, u16)>,
     }
 
-    fn decode(bytes: &[u8]) -> Decoded {
+    pub(crate) fn decode(bytes: &[u8]) -> Decoded {
         let mut options = gif::DecodeOptions::new();
         options.set_color_output(gif::ColorOutput::Indexed);
         let mut decoder = options.read_info(bytes).unwrap();
-        let side = decoder.width() as usize;
-        assert_eq!(decoder.height() as usize, side);
+        let (width, height) = (decoder.width() as usize, decoder.height() as usize);
         let palette = decoder.global_palette().unwrap().to_vec();
-        let mut canvas = vec![0u8; side * side];
+        let mut canvas = vec![0u8; width * height];
         let mut frames = Vec::new();
         while let Some(frame) = decoder.read_next_frame().unwrap() {
             assert_eq!(frame.dispose, DisposalMethod::Keep);
@@ -313,7 +382,7 @@ mod tests {
             };
             for row in 0..rect.height {
                 let from = &frame.buffer[row * rect.width..(row + 1) * rect.width];
-                let start = (rect.top + row) * side + rect.left;
+                let start = (rect.top + row) * width + rect.left;
                 for (pixel, &index) in canvas[start..start + rect.width].iter_mut().zip(from) {
                     if Some(index) != frame.transparent {
                         *pixel = index;
@@ -323,7 +392,8 @@ mod tests {
             frames.push((canvas.clone(), rect, frame.delay));
         }
         Decoded {
-            side,
+            width,
+            height,
             repeat: decoder.repeat(),
             palette,
             frames,
@@ -358,7 +428,8 @@ mod tests {
         ] {
             let scenario = Scenario::parse(state, ops, false).unwrap();
             let decoded = decode(&gif_of(&scenario));
-            assert_eq!(decoded.side as u32, renderer.canvas_size());
+            let size = (decoded.width as u32, decoded.height as u32);
+            assert_eq!(size, renderer.canvas_size());
             for (frame, (canvas, _, _)) in scenario.frames().zip(&decoded.frames) {
                 let expected = palette_indices(&renderer.render(&frame));
                 assert!(
@@ -373,7 +444,7 @@ mod tests {
     #[test]
     fn later_frames_store_only_what_changed() {
         let decoded = decode(&gif_of(&Scenario::figure_1a()));
-        let side = decoded.side;
+        let side = decoded.width;
         let rects: Vec<Changed> = decoded.frames.iter().map(|(_, rect, _)| *rect).collect();
         assert_eq!((rects[0].width, rects[0].height), (side, side));
         // Frame 5 is the stot's one step right; frame 2 a single tick of

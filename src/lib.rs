@@ -17,6 +17,7 @@
 //! ```
 
 pub mod ascii;
+pub mod caption;
 pub mod encode;
 pub mod engine;
 pub mod error;
@@ -25,9 +26,12 @@ pub mod frames;
 pub mod geometry;
 pub mod log;
 pub mod operation;
+pub mod palette;
 pub mod render;
+pub mod smooth;
 pub mod solve;
 pub mod state;
+pub mod text;
 
 pub use encode::{write_gif, write_png, EncodeError, GifWriter};
 pub use engine::{Outcome, Scenario};
@@ -37,4 +41,5 @@ pub use frames::Frame;
 pub use geometry::{Cell, CellSet, Direction, Orientation};
 pub use operation::{Operation, Turn};
 pub use render::{Ink, RenderOptions, RenderOptionsError, Renderer, PALETTE};
+pub use smooth::{smooth_picture, write_smooth_gif};
 pub use state::{Content, Creature, State};

@@ -14,6 +14,7 @@ use shubbles::ascii::{picture, write_frame_dump};
 use shubbles::encode::{write_gif, write_png};
 use shubbles::log::{read_event_log, write_event_log, EventLog};
 use shubbles::render::{RenderOptions, Renderer};
+use shubbles::smooth::write_smooth_gif;
 use shubbles::solve::{progress_line, solve, SolveOutcome, SolveProgress};
 use shubbles::{Failure, Frame, InputError, Outcome, Scenario};
 
@@ -23,6 +24,7 @@ Examples:
   echo '.........@...o....ooo..xox... +>|<-v+^+' | shubbles -o fig1a.gif
   shubbles text .........@...o....ooo..xox... -+<        # prints the final state
   shubbles demo                                          # Figure 1(a), no input needed
+  shubbles smooth .........@...o....ooo..xox... '+>|' --caption   # 20 fps motion
 
 Exit status: 0 success, 3 the run failed (`!`), 2 invalid input or usage,
 1 any other error (for example an unwritable output file).
@@ -95,6 +97,19 @@ Examples:
 Each block is `#` header lines and a picture; blocks are separated by an
 empty line; the last line gives the result.")]
     Frames(RunArgs),
+    /// Write a smooth GIF, 20 pictures a second: the box turns, the stot
+    /// slides and creatures fall and leave in continuous motion.
+    #[command(after_help = "\
+Examples:
+  shubbles smooth .........@...o....ooo..xox... '+>|<-v+^+'   # writes shubbles-smooth.gif
+  shubbles smooth .........@...o....ooo..xox... '|' --caption --numbers -o half.gif
+  echo '@................x.....x..o.. +-' | shubbles smooth -o - > out.gif
+
+At most one operation a second; whenever the motion rests, the picture is
+exactly the frame the 1-second GIF shows. The canvas is larger than the
+1-second GIF's so that the box fits at every angle. Exit statuses as for
+`gif`: 3 (and `!`) when the run fails, the GIF written all the same.")]
+    Smooth(GifArgs),
     /// Write a PNG picture of the final state in its final orientation.
     #[command(after_help = "\
 Examples:
@@ -113,7 +128,7 @@ Examples:
 The first line names the start: {\"kind\":\"start\",\"state\":...,\"operations\":...}.
 Each further line is one event: frame, op (index from 0), operation, kind
 (turned, fell, left, stot-moved, failed), orientation in degrees after the
-event, and the cells involved. `gif`, `png` (and `smooth`) --from-events
+event, and the cells involved. `gif`, `png` and `smooth` --from-events
 draw from such a log alone.")]
     Events(RunArgs),
     /// Find a shortest operation string that releases every shubble while
@@ -159,12 +174,56 @@ struct RunArgs {
 
 #[derive(Args, Debug)]
 struct OutputArgs {
-    /// Where to write the GIF; `-` writes to standard output.
-    #[arg(short, long, value_name = "FILE", default_value = "shubbles.gif")]
-    output: PathBuf,
+    /// Where to write the GIF (default shubbles.gif, for `smooth`
+    /// shubbles-smooth.gif); `-` writes to standard output.
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<PathBuf>,
     /// Side of one cell in pixels.
     #[arg(long, value_name = "PX", default_value_t = RenderOptions::DEFAULT_CELL_SIZE)]
     cell_size: u32,
+    #[command(flatten)]
+    text: TextArgs,
+}
+
+/// Text in pictures, off by default.
+#[derive(Args, Debug)]
+struct TextArgs {
+    /// Add a strip under the box naming the operation, its position in the
+    /// operations and the orientation, e.g. `3/9  |  half turn  180°`.
+    #[arg(long)]
+    caption: bool,
+    /// Write each cell's number in its cell (upright, whatever the turn).
+    #[arg(long)]
+    numbers: bool,
+}
+
+impl TextArgs {
+    fn apply(&self, options: RenderOptions, scenario: &Scenario) -> RenderOptions {
+        let options = options.with_numbers(self.numbers);
+        if self.caption {
+            options.with_caption(&scenario.operations)
+        } else {
+            options
+        }
+    }
+}
+
+/// Which animation to write.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Animation {
+    /// One frame a second (BOX.md §9).
+    Gif,
+    /// 20 pictures a second, in continuous motion.
+    Smooth,
+}
+
+impl Animation {
+    fn default_file(self) -> &'static str {
+        match self {
+            Animation::Gif => "shubbles.gif",
+            Animation::Smooth => "shubbles-smooth.gif",
+        }
+    }
 }
 
 #[derive(Args, Debug)]
@@ -192,6 +251,8 @@ struct PngArgs {
     /// Draw from an event log written by `shubbles events`.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["state", "operations", "settle"])]
     from_events: Option<PathBuf>,
+    #[command(flatten)]
+    text: TextArgs,
 }
 
 #[derive(Args, Debug)]
@@ -227,8 +288,9 @@ enum Ending {
 fn main() -> ExitCode {
     let cli = Cli::parse_from(operations_may_be_dashes(std::env::args_os().collect()));
     let ending = match cli.command {
-        None => gif(&cli.gif),
-        Some(Command::Gif(args)) => gif(&args),
+        None => gif(&cli.gif, Animation::Gif),
+        Some(Command::Gif(args)) => gif(&args, Animation::Gif),
+        Some(Command::Smooth(args)) => gif(&args, Animation::Smooth),
         Some(Command::Text(args)) => text(&args, |outcome| outcome.result() + "\n"),
         Some(Command::Ascii(args)) => text(&args, |outcome| match outcome.failure {
             Some(_) => "!\n".to_string(),
@@ -238,7 +300,9 @@ fn main() -> ExitCode {
         Some(Command::Png(args)) => png(&args),
         Some(Command::Events(args)) => print_run(&args, write_event_log),
         Some(Command::Solve(args)) => solve_command(&args),
-        Some(Command::Demo(args)) => render(&Source::Run(Scenario::figure_1a()), &args),
+        Some(Command::Demo(args)) => {
+            render(&Source::Run(Scenario::figure_1a()), &args, Animation::Gif)
+        }
     };
     match ending {
         Ending::Success => ExitCode::SUCCESS,
@@ -283,8 +347,8 @@ fn operations_may_be_dashes(mut args: Vec<OsString>) -> Vec<OsString> {
     args
 }
 
-const COMMANDS: [&str; 9] = [
-    "gif", "text", "ascii", "frames", "png", "events", "solve", "demo", "help",
+const COMMANDS: [&str; 10] = [
+    "gif", "smooth", "text", "ascii", "frames", "png", "events", "solve", "demo", "help",
 ];
 
 /// The scenario from the operands, or from standard input without them.
@@ -387,24 +451,31 @@ impl Source {
     }
 }
 
-fn gif(args: &GifArgs) -> Ending {
+fn gif(args: &GifArgs, animation: Animation) -> Ending {
     match Source::from_args(&args.run, args.from_events.as_deref()) {
-        Ok(source) => render(&source, &args.output),
+        Ok(source) => render(&source, &args.output, animation),
         Err(ending) => ending,
     }
 }
 
-fn render(source: &Source, args: &OutputArgs) -> Ending {
+fn render(source: &Source, args: &OutputArgs, animation: Animation) -> Ending {
     let options = match RenderOptions::new(args.cell_size) {
-        Ok(options) => options,
+        Ok(options) => args.text.apply(options, source.scenario()),
         Err(error) => return Ending::Invalid(error.to_string()),
     };
-    let written = write_output(&args.output, "GIF", |out| {
-        write_gif(source.frames(), &options, out)?;
+    let path = match &args.output {
+        Some(path) => path.clone(),
+        None => PathBuf::from(animation.default_file()),
+    };
+    let written = write_output(&path, "GIF", |out| {
+        match animation {
+            Animation::Gif => write_gif(source.frames(), &options, out)?,
+            Animation::Smooth => write_smooth_gif(source.frames(), &options, out)?,
+        };
         Ok(())
     });
     match written {
-        Ok(()) => report_outcome(source, args.output.as_os_str() == "-"),
+        Ok(()) => report_outcome(source, path.as_os_str() == "-"),
         Err(ending) => ending,
     }
 }
@@ -418,6 +489,7 @@ fn png(args: &PngArgs) -> Ending {
         Ok(source) => source,
         Err(ending) => return ending,
     };
+    let options = args.text.apply(options, source.scenario());
     let Some(last) = source.frames().last() else {
         return Ending::Error(anyhow::anyhow!("the run has no frame to draw"));
     };

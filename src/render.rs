@@ -1,26 +1,33 @@
 //! Draws one [`Frame`] as a picture in the style of Figure 1(a) of the
 //! original puzzle (BOX.md §9): white cells with a grey grid, a thick dark
 //! wall with a gap under cell 28, blue shubbles, red smoles, a black stot,
-//! the whole box turned to the frame's orientation.
+//! the whole box turned to the frame's orientation. Optionally a caption
+//! under the box and each cell's number in its cell.
 //!
-//! Every picture is drawn with the colours of [`PALETTE`] only, so the GIF
-//! encoder can map pixels to a palette fixed in advance instead of
-//! quantizing each frame.
+//! Frames are drawn with the colours of [`PALETTE`] only (text adds blends
+//! from [`Palette::blended`]), so the GIF encoder can map pixels to a
+//! palette fixed in advance instead of quantizing each frame.
 //!
 //! The box is drawn in its own unturned pixel coordinates and placed on the
 //! canvas by one rotation about the box centre (the private
-//! `Renderer::box_transform` takes the angle as a cosine and sine). Quarter turns use exact `0`/`±1`
-//! entries and no anti-aliasing, which keeps every edge on whole pixels; a
-//! smooth animation can later pass any angle and switch anti-aliasing on.
+//! `Renderer::box_transform` takes the angle as a cosine and sine). Quarter
+//! turns use exact `0`/`±1` entries and no anti-aliasing, which keeps every
+//! edge on whole pixels; the smooth animation ([`crate::smooth`]) draws the
+//! pictures between two frames at any angle and position, anti-aliased.
 
 use std::fmt;
+use std::sync::Arc;
 
-use tiny_skia::{Color, FillRule, Paint, PathBuilder, Pixmap, Rect, Transform};
+use tiny_skia::{Color, FillRule, Paint, PathBuilder, Pixmap, Point, Rect, Transform};
 
+use crate::caption::caption;
 use crate::event::{Blocked, Failure};
 use crate::frames::Frame;
-use crate::geometry::{Cell, Direction, Orientation, EXIT_POSITION, OPENING_CELL};
-use crate::state::{Content, Creature};
+use crate::geometry::{Cell, CellSet, Direction, Orientation, EXIT_POSITION, OPENING_CELL};
+use crate::operation::Operation;
+use crate::palette::Palette;
+use crate::state::{Content, Creature, State};
+use crate::text::{self, TextInk};
 
 /// The colours pictures are drawn with; the position in [`PALETTE`] is the
 /// GIF palette index.
@@ -72,9 +79,11 @@ impl Ink {
         PALETTE[self as usize]
     }
 
-    fn color(self) -> Color {
+    fn color(self, opacity: f32) -> Color {
         let [r, g, b] = self.rgb();
-        Color::from_rgba8(r, g, b, 255)
+        let mut color = Color::from_rgba8(r, g, b, 255);
+        color.set_alpha(opacity);
+        color
     }
 
     fn of(creature: Creature) -> Ink {
@@ -85,28 +94,20 @@ impl Ink {
     }
 }
 
-/// The pixel of each palette entry as [`Pixmap::data`] stores it (opaque, so
-/// premultiplied and straight alpha agree), read as one little-endian word.
-const PALETTE_WORDS: [u32; 8] = {
-    let mut words = [0; 8];
-    let mut i = 0;
-    while i < 8 {
-        let [r, g, b] = PALETTE[i];
-        words[i] = u32::from_le_bytes([r, g, b, 255]);
-        i += 1;
-    }
-    words
-};
-
 /// The smallest and largest cell size accepted, in pixels: below 4 the grid,
 /// inset and wall no longer fit in a cell; above 200 a canvas exceeds what a
 /// GIF of reasonable size can hold for a long run.
 pub const CELL_SIZES: std::ops::RangeInclusive<u32> = 4..=200;
 
-/// How pictures are drawn.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// How pictures are drawn: the cell size, and the opt-in caption and cell
+/// numbers.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RenderOptions {
     cell_size: u32,
+    /// The run's operations, to name them in the caption; `None` draws no
+    /// caption.
+    caption: Option<Arc<[Operation]>>,
+    numbers: bool,
 }
 
 impl RenderOptions {
@@ -116,14 +117,50 @@ impl RenderOptions {
     /// [`CELL_SIZES`].
     pub fn new(cell_size: u32) -> Result<RenderOptions, RenderOptionsError> {
         if CELL_SIZES.contains(&cell_size) {
-            Ok(RenderOptions { cell_size })
+            Ok(RenderOptions {
+                cell_size,
+                ..RenderOptions::default()
+            })
         } else {
             Err(RenderOptionsError::CellSize { given: cell_size })
         }
     }
 
+    /// Adds a strip under the box naming, on every picture, the operation
+    /// of `operations` that made it, its position and the orientation (and
+    /// on the last picture of a failed run, what failed).
+    pub fn with_caption(mut self, operations: &[Operation]) -> RenderOptions {
+        self.caption = Some(operations.into());
+        self
+    }
+
+    /// Writes each cell's number in its cell, upright whatever the turn.
+    pub fn with_numbers(mut self, numbers: bool) -> RenderOptions {
+        self.numbers = numbers;
+        self
+    }
+
     pub const fn cell_size(&self) -> u32 {
         self.cell_size
+    }
+
+    /// The operations the caption names, when there is a caption.
+    pub fn caption(&self) -> Option<&[Operation]> {
+        self.caption.as_deref()
+    }
+
+    pub const fn numbers(&self) -> bool {
+        self.numbers
+    }
+
+    /// The palette pictures drawn with these options need: text is
+    /// anti-aliased in blends of the inks.
+    pub fn palette(&self) -> &'static Palette {
+        if self.caption.is_some() || self.numbers {
+            Palette::blended()
+        } else {
+            Palette::inks()
+        }
     }
 }
 
@@ -131,6 +168,8 @@ impl Default for RenderOptions {
     fn default() -> Self {
         RenderOptions {
             cell_size: RenderOptions::DEFAULT_CELL_SIZE,
+            caption: None,
+            numbers: false,
         }
     }
 }
@@ -158,7 +197,7 @@ impl std::error::Error for RenderOptionsError {}
 
 /// Sizes in whole pixels, all derived from the cell size, so every edge of
 /// an unturned or quarter-turned box falls on a pixel boundary.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 struct Layout {
     cell: i32,
     /// The grid line between two cells is `grid_near` pixels of the cell
@@ -169,74 +208,160 @@ struct Layout {
     /// and the grid show between neighbouring creatures.
     inset: i32,
     wall: i32,
-    /// Space around the box on every side of the canvas.
-    margin: i32,
+    /// Side of the square part of the canvas, centred on the box centre.
+    side: i32,
+    /// Height of the caption strip under the square (0 without a caption).
+    strip: i32,
+    caption_size: f32,
+    number_size: f32,
 }
 
 impl Layout {
-    fn new(options: &RenderOptions) -> Layout {
+    fn new(options: &RenderOptions, any_angle: bool) -> Layout {
         // At most 200 (validated), so the casts and products stay small.
         let cell = options.cell_size() as i32;
         let grid = (cell / 20).max(1);
         let wall = (cell * 3 / 20).max(2);
-        // A refused stot move's arrow reaches half a cell past the box edge;
-        // the rest of the margin keeps it off the canvas border.
-        let margin = (cell / 2).max(wall) + (cell / 10).max(2);
+        let side = if any_angle {
+            // The circle through the farthest point ever drawn: the corner
+            // of a creature leaving the exit cell (half a cell below it, see
+            // `Scene`), 3.5 cells across and 4 cells plus a wall down from
+            // the box centre. Refused moves' arrows and the walls' corners
+            // stay nearer.
+            let reach = (3.5 * f64::from(cell)).hypot(4.0 * f64::from(cell) + f64::from(wall));
+            // The same parity as the cell size keeps the box centre (3.5 by
+            // 2.5 cells) as far off whole pixels as on the 1-second canvas:
+            // box edges at rest fall on pixel boundaries either way.
+            2 * (reach.ceil() as i32 + (cell / 10).max(2)) + cell % 2
+        } else {
+            // The box's 7 by 5 cells (6 rows counting the exit cell) fit in
+            // 7 cells at every quarter turn. A refused stot move's arrow
+            // reaches half a cell past the box edge; the rest of the margin
+            // keeps it off the canvas border.
+            let margin = (cell / 2).max(wall) + (cell / 10).max(2);
+            7 * cell + 2 * margin
+        };
+        let caption_size = cell as f32 * 0.45;
+        let strip = if options.caption().is_some() {
+            // Two lines (the operation; what failed) and some air.
+            (caption_size * 3.0).ceil() as i32
+        } else {
+            0
+        };
         Layout {
             cell,
             grid_near: grid / 2,
             grid_far: grid - grid / 2,
             inset: (cell / 8).max(grid),
             wall,
-            margin,
+            side,
+            strip,
+            caption_size,
+            number_size: cell as f32 * 0.38,
         }
-    }
-
-    /// The canvas is a square centred on the box centre: the box's 7 by 5
-    /// cells (6 rows counting the exit cell) fit in 7 cells at every quarter
-    /// turn.
-    fn canvas(&self) -> i32 {
-        7 * self.cell + 2 * self.margin
     }
 
     /// The pixel rectangle of the standard-frame position `(x, y)` in box
     /// coordinates (top left corner of cell 0 at the origin).
     fn square(&self, (x, y): (i32, i32)) -> Square {
         Square {
-            left: x * self.cell,
-            top: y * self.cell,
-            size: self.cell,
+            left: (x * self.cell) as f32,
+            top: (y * self.cell) as f32,
+            size: self.cell as f32,
         }
     }
 }
 
-/// An axis-aligned square in box pixel coordinates.
+/// An axis-aligned square in box pixel coordinates. At rest every
+/// coordinate is a whole number; in motion it may be anywhere.
 #[derive(Clone, Copy, Debug)]
 struct Square {
-    left: i32,
-    top: i32,
-    size: i32,
+    left: f32,
+    top: f32,
+    size: f32,
 }
 
 impl Square {
     /// Grown by `by` pixels on every side (shrunk when negative).
     fn grown(self, by: i32) -> Square {
+        let by = by as f32;
         Square {
             left: self.left - by,
             top: self.top - by,
-            size: self.size + 2 * by,
+            size: self.size + 2.0 * by,
         }
     }
 
-    fn centre(self) -> (i32, i32) {
-        (self.left + self.size / 2, self.top + self.size / 2)
+    /// Moved `(dx, dy)` pixels.
+    fn shifted(self, (dx, dy): (f32, f32)) -> Square {
+        Square {
+            left: self.left + dx,
+            top: self.top + dy,
+            ..self
+        }
+    }
+
+    /// The centre, rounded down to a whole pixel like the layout's integer
+    /// sizes, so an odd cell size places marks as it always has.
+    fn centre(self) -> (f32, f32) {
+        let half = (self.size / 2.0).floor();
+        (self.left + half, self.top + half)
     }
 }
 
+/// What one picture shows: a frame of BOX.md §8 at rest, or the box on its
+/// way from one frame to the next.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Scene<'a> {
+    /// What the cells hold: at rest the frame's state, in motion the state
+    /// before the step.
+    pub state: &'a State,
+    /// Marked when set (at rest only).
+    pub failure: Option<Failure>,
+    /// The frame the caption describes, and whether it says what failed.
+    pub caption: (&'a Frame, bool),
+    pub motion: Motion,
+}
+
+impl<'a> Scene<'a> {
+    /// The frame as the 1-second GIF shows it.
+    pub fn still(frame: &'a Frame) -> Scene<'a> {
+        Scene {
+            state: &frame.state,
+            failure: frame.failure,
+            caption: (frame, true),
+            motion: Motion::Rest,
+        }
+    }
+}
+
+/// How far a picture is between two frames.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Motion {
+    Rest,
+    /// The box turned this far clockwise from the standard orientation.
+    Turning {
+        degrees: f32,
+    },
+    /// One falling tick, `progress` (0 to 1) of the way: the creatures in
+    /// `moved` slide towards the next cell along gravity, and one in the
+    /// exit cell slides on out and fades.
+    Falling {
+        moved: CellSet,
+        progress: f32,
+    },
+    /// The stot sliding to `to`, `progress` of the way.
+    StotSliding {
+        to: Cell,
+        progress: f32,
+    },
+}
+
 /// Draws frames at one size. Cheap to make; holds no pixels.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Renderer {
     layout: Layout,
+    options: RenderOptions,
 }
 
 /// Where and how the box lands on the canvas.
@@ -247,24 +372,39 @@ struct View {
 }
 
 impl Renderer {
+    /// A renderer for the 1-second GIF and still pictures: the canvas fits
+    /// the box at every quarter turn.
     pub fn new(options: &RenderOptions) -> Renderer {
         Renderer {
-            layout: Layout::new(options),
+            layout: Layout::new(options, false),
+            options: options.clone(),
+        }
+    }
+
+    /// A renderer whose canvas fits the box turned by any angle (the circle
+    /// around it): the smooth animation's. Frames drawn by it look as
+    /// [`Renderer::new`]'s do, with more space around them.
+    pub fn any_angle(options: &RenderOptions) -> Renderer {
+        Renderer {
+            layout: Layout::new(options, true),
+            options: options.clone(),
         }
     }
 
     /// Width and height of every picture, in pixels, whatever the
-    /// orientation.
-    pub fn canvas_size(&self) -> u32 {
-        self.layout.canvas().unsigned_abs()
+    /// orientation: the square around the box, and the caption strip under
+    /// it when there is one.
+    pub fn canvas_size(&self) -> (u32, u32) {
+        let side = self.layout.side.unsigned_abs();
+        (side, side + self.layout.strip.unsigned_abs())
     }
 
     /// A blank canvas of [`Renderer::canvas_size`].
     pub fn new_pixmap(&self) -> Pixmap {
-        let side = self.canvas_size();
-        // Validated cell sizes give at most a 1,640-pixel square, far inside
-        // what tiny-skia allocates.
-        Pixmap::new(side, side).expect("a validated cell size gives a drawable canvas")
+        let (width, height) = self.canvas_size();
+        // Validated cell sizes give at most a 2,212 by 2,482-pixel canvas
+        // (smooth, with a caption), far inside what tiny-skia allocates.
+        Pixmap::new(width, height).expect("a validated cell size gives a drawable canvas")
     }
 
     /// The picture of `frame`.
@@ -278,21 +418,43 @@ impl Renderer {
     /// renderer (from [`Renderer::new_pixmap`]); reusing one keeps a long
     /// run from allocating a canvas per frame.
     pub fn render_into(&self, frame: &Frame, pixmap: &mut Pixmap) {
-        let view = View {
-            transform: self.quarter_turn_transform(frame.state.orientation()),
-            // Quarter turns keep every edge on a pixel boundary: no blending,
-            // so every pixel is exactly a palette colour.
-            anti_alias: false,
-        };
-        self.draw(frame, pixmap, view);
+        self.draw(&Scene::still(frame), pixmap);
     }
 
-    /// Box coordinates to canvas: the box centre goes to the canvas centre,
-    /// turned clockwise by the angle whose cosine and sine are given.
+    /// Draws `scene` over all of `pixmap`.
+    pub(crate) fn draw(&self, scene: &Scene<'_>, pixmap: &mut Pixmap) {
+        let view = match scene.motion {
+            Motion::Turning { degrees } => {
+                let (sin, cos) = degrees.to_radians().sin_cos();
+                View {
+                    transform: self.box_transform(cos, sin),
+                    anti_alias: true,
+                }
+            }
+            // Quarter turns keep every edge on a pixel boundary: no
+            // blending, so every pixel is exactly a palette colour. Only a
+            // sliding creature or stot is anti-aliased.
+            _ => View {
+                transform: self.quarter_turn_transform(scene.state.orientation()),
+                anti_alias: false,
+            },
+        };
+        self.draw_box(scene, pixmap, view);
+        if self.options.numbers {
+            self.draw_numbers(pixmap, view);
+        }
+        if let Some(operations) = self.options.caption() {
+            self.draw_caption(scene, operations, pixmap);
+        }
+    }
+
+    /// Box coordinates to canvas: the box centre goes to the centre of the
+    /// square part of the canvas, turned clockwise by the angle whose cosine
+    /// and sine are given.
     fn box_transform(&self, cos: f32, sin: f32) -> Transform {
         let cell = self.layout.cell as f32;
         let (cx, cy) = (3.5 * cell, 2.5 * cell);
-        let half = self.layout.canvas() as f32 / 2.0;
+        let half = self.layout.side as f32 / 2.0;
         Transform::from_row(
             cos,
             sin,
@@ -315,11 +477,11 @@ impl Renderer {
         self.box_transform(cos, sin)
     }
 
-    fn draw(&self, frame: &Frame, pixmap: &mut Pixmap, view: View) {
+    fn draw_box(&self, scene: &Scene<'_>, pixmap: &mut Pixmap, view: View) {
         let layout = &self.layout;
-        let state = &frame.state;
+        let state = scene.state;
         let mut pen = Pen { pixmap, view };
-        pen.pixmap.fill(Ink::Background.color());
+        pen.pixmap.fill(Ink::Background.color(1.0));
 
         // The wall is every pixel within `wall` of a cell that is not in a
         // cell: grow each cell, then draw the cells over the grown squares.
@@ -330,10 +492,10 @@ impl Renderer {
             let square = layout.square(cell.position());
             pen.square(square, Ink::Grid);
             pen.rect(
-                square.left + layout.grid_near,
-                square.top + layout.grid_near,
-                square.left + square.size - layout.grid_far,
-                square.top + square.size - layout.grid_far,
+                square.left + layout.grid_near as f32,
+                square.top + layout.grid_near as f32,
+                square.left + square.size - layout.grid_far as f32,
+                square.top + square.size - layout.grid_far as f32,
                 Ink::Cell,
             );
         }
@@ -342,23 +504,59 @@ impl Renderer {
             opening.left,
             opening.top + opening.size,
             opening.left + opening.size,
-            opening.top + opening.size + layout.wall,
+            opening.top + opening.size + layout.wall as f32,
             Ink::Background,
         );
 
+        let gravity = state.orientation().gravity();
         for cell in Cell::all() {
-            let ink = match state.content(cell) {
-                Content::Empty => continue,
-                Content::Creature(creature) => Ink::of(creature),
-                Content::Stot => Ink::Stot,
-            };
-            self.creature(&mut pen, layout.square(cell.position()), ink);
+            let square = layout.square(cell.position());
+            match (state.content(cell), scene.motion) {
+                (Content::Empty, _) => {}
+                (Content::Stot, Motion::StotSliding { to, progress }) => {
+                    let target = layout.square(to.position());
+                    let shift = (
+                        (target.left - square.left) * progress,
+                        (target.top - square.top) * progress,
+                    );
+                    self.creature(&mut pen, square.shifted(shift), Ink::Stot, Fade::Opaque);
+                }
+                (Content::Stot, _) => self.creature(&mut pen, square, Ink::Stot, Fade::Still),
+                (Content::Creature(creature), Motion::Falling { moved, progress })
+                    if moved.contains(cell) =>
+                {
+                    let (dx, dy) = gravity.vector();
+                    // Through the opening the way is one cell and the wall
+                    // to the exit cell, drawn just outside.
+                    let step = if cell == OPENING_CELL && gravity == Direction::Down {
+                        (layout.cell + layout.wall) as f32
+                    } else {
+                        layout.cell as f32
+                    };
+                    let shift = (dx as f32 * step * progress, dy as f32 * step * progress);
+                    let ink = Ink::of(creature);
+                    self.creature(&mut pen, square.shifted(shift), ink, Fade::Opaque);
+                }
+                (Content::Creature(creature), _) => {
+                    self.creature(&mut pen, square, Ink::of(creature), Fade::Still);
+                }
+            }
         }
         if let Some(creature) = state.exit() {
-            self.creature(&mut pen, self.exit_square(), Ink::of(creature));
+            let ink = Ink::of(creature);
+            match scene.motion {
+                // The tick after it came out, it goes on down half a cell
+                // and fades away: gone, as in the next frame.
+                Motion::Falling { progress, .. } => {
+                    let shift = (0.0, layout.cell as f32 / 2.0 * progress);
+                    let square = self.exit_square().shifted(shift);
+                    self.creature(&mut pen, square, ink, Fade::Opacity(1.0 - progress));
+                }
+                _ => self.creature(&mut pen, self.exit_square(), ink, Fade::Still),
+            }
         }
 
-        match frame.failure {
+        match scene.failure {
             Some(Failure::SmoleEscaped) => {
                 self.outline(&mut pen, self.exit_square(), Ink::Smole);
             }
@@ -371,22 +569,65 @@ impl Renderer {
         }
     }
 
+    /// Each cell's number at its centre, upright: read as easily at 90° as
+    /// at 0°, and at rest exactly where the still picture has it.
+    fn draw_numbers(&self, pixmap: &mut Pixmap, view: View) {
+        for cell in Cell::all() {
+            let (x, y) = self.layout.square(cell.position()).centre();
+            let mut centre = Point::from_xy(x, y);
+            view.transform.map_point(&mut centre);
+            let label = cell.to_string();
+            let at = (centre.x, centre.y);
+            text::draw_centred(
+                pixmap,
+                &label,
+                at,
+                self.layout.number_size,
+                TextInk::Contrast,
+            );
+        }
+    }
+
+    /// The caption lines, centred in the strip, each shrunk to fit the
+    /// width when it is long.
+    fn draw_caption(&self, scene: &Scene<'_>, operations: &[Operation], pixmap: &mut Pixmap) {
+        let (frame, show_failure) = scene.caption;
+        let (first, second) = caption(frame, operations, show_failure);
+        let layout = &self.layout;
+        let width = layout.side as f32;
+        let room = width - 2.0 * (layout.cell as f32 / 4.0).max(2.0);
+        let line = layout.strip as f32 / 2.0;
+        let top = layout.side as f32 + layout.caption_size * 0.2;
+        let lines = [(Some(first), Ink::Wall), (second, Ink::Smole)];
+        for (i, (words, ink)) in lines.into_iter().enumerate() {
+            let Some(words) = words else { continue };
+            let natural = text::width(&words, layout.caption_size);
+            let size = if natural > room {
+                layout.caption_size * room / natural
+            } else {
+                layout.caption_size
+            };
+            let centre = (width / 2.0, top + line * (i as f32 + 0.5));
+            text::draw_centred(pixmap, &words, centre, size, TextInk::Fixed(ink));
+        }
+    }
+
     /// Just outside the gap: the exit cell, moved past the wall's thickness
     /// so the creature is clearly out of the box.
     fn exit_square(&self) -> Square {
         let mut square = self.layout.square(EXIT_POSITION);
-        square.top += self.layout.wall;
+        square.top += self.layout.wall as f32;
         square
     }
 
-    fn creature(&self, pen: &mut Pen<'_>, square: Square, ink: Ink) {
-        pen.square(square.grown(-self.layout.inset), ink);
+    fn creature(&self, pen: &mut Pen<'_>, square: Square, ink: Ink, fade: Fade) {
+        pen.fill(square.grown(-self.layout.inset), ink, fade);
     }
 
     /// A warning-coloured frame filling the cell around the creature.
     fn outline(&self, pen: &mut Pen<'_>, square: Square, creature: Ink) {
         pen.square(square, Ink::Warning);
-        self.creature(pen, square, creature);
+        self.creature(pen, square, creature, Fade::Still);
     }
 
     /// The stot outlined, an arrow from it into the refused destination, and
@@ -414,8 +655,8 @@ impl Renderer {
         // (along the move, across it) from the stot's centre to box pixels.
         let at = |along: i32, across: i32| {
             (
-                (cx + along * dx - across * dy) as f32,
-                (cy + along * dy + across * dx) as f32,
+                cx + (along * dx - across * dy) as f32,
+                cy + (along * dy + across * dx) as f32,
             )
         };
         let head_base = c * 11 / 20;
@@ -434,6 +675,17 @@ impl Renderer {
     }
 }
 
+/// How a creature is painted.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Fade {
+    /// Where the frame has it: drawn like the walls and cells.
+    Still,
+    /// On its way: anti-aliased, since it sits between whole pixels.
+    Opaque,
+    /// On its way out of sight, anti-aliased.
+    Opacity(f32),
+}
+
 /// Fills shapes given in box coordinates through one view.
 struct Pen<'a> {
     pixmap: &'a mut Pixmap,
@@ -441,28 +693,36 @@ struct Pen<'a> {
 }
 
 impl Pen<'_> {
-    fn paint(&self, ink: Ink) -> Paint<'static> {
+    fn paint(&self, ink: Ink, fade: Fade) -> Paint<'static> {
         let mut paint = Paint::default();
-        paint.set_color(ink.color());
-        paint.anti_alias = self.view.anti_alias;
+        let (opacity, moving) = match fade {
+            Fade::Still => (1.0, false),
+            Fade::Opaque => (1.0, true),
+            Fade::Opacity(opacity) => (opacity, true),
+        };
+        paint.set_color(ink.color(opacity));
+        paint.anti_alias = self.view.anti_alias || moving;
         paint
     }
 
     fn square(&mut self, square: Square, ink: Ink) {
-        self.rect(
-            square.left,
-            square.top,
-            square.left + square.size,
-            square.top + square.size,
-            ink,
-        );
+        self.fill(square, ink, Fade::Still);
     }
 
-    fn rect(&mut self, left: i32, top: i32, right: i32, bottom: i32, ink: Ink) {
+    fn fill(&mut self, square: Square, ink: Ink, fade: Fade) {
+        let (right, bottom) = (square.left + square.size, square.top + square.size);
+        let paint = self.paint(ink, fade);
         // Sizes come from the layout and are never negative; an empty
         // rectangle (tiny cells) simply draws nothing.
-        if let Some(rect) = Rect::from_ltrb(left as f32, top as f32, right as f32, bottom as f32) {
-            let paint = self.paint(ink);
+        if let Some(rect) = Rect::from_ltrb(square.left, square.top, right, bottom) {
+            self.pixmap
+                .fill_rect(rect, &paint, self.view.transform, None);
+        }
+    }
+
+    fn rect(&mut self, left: f32, top: f32, right: f32, bottom: f32, ink: Ink) {
+        if let Some(rect) = Rect::from_ltrb(left, top, right, bottom) {
+            let paint = self.paint(ink, Fade::Still);
             self.pixmap
                 .fill_rect(rect, &paint, self.view.transform, None);
         }
@@ -479,14 +739,15 @@ impl Pen<'_> {
         }
         builder.close();
         if let Some(path) = builder.finish() {
-            let paint = self.paint(ink);
+            let paint = self.paint(ink, Fade::Still);
             self.pixmap
                 .fill_path(&path, &paint, FillRule::Winding, self.view.transform, None);
         }
     }
 }
 
-/// The palette index of every pixel of `pixmap`, row by row.
+/// The palette index of every pixel of `pixmap` in the eight inks, row by
+/// row.
 pub fn palette_indices(pixmap: &Pixmap) -> Vec<u8> {
     let mut indices = Vec::new();
     palette_indices_into(pixmap, &mut indices);
@@ -494,66 +755,9 @@ pub fn palette_indices(pixmap: &Pixmap) -> Vec<u8> {
 }
 
 /// [`palette_indices`] into a buffer that is reused between frames. A pixel
-/// that is not exactly a palette colour (as anti-aliased edges would be)
-/// gets the nearest one.
+/// that is not exactly a palette colour gets the nearest one.
 pub fn palette_indices_into(pixmap: &Pixmap, indices: &mut Vec<u8>) {
-    let data = pixmap.data();
-    // Filling a sized buffer (rather than pushing) keeps the loop free of
-    // capacity checks: this runs for every pixel of a frame.
-    indices.clear();
-    indices.resize(data.len() / 4, 0);
-    let mut lookup = PaletteLookup::default();
-    for (index, pixel) in indices.iter_mut().zip(data.as_chunks::<4>().0) {
-        *index = lookup.index(*pixel);
-    }
-}
-
-/// Maps pixels to palette indices. Runs of one colour are the rule, so the
-/// last match is remembered and tried first.
-#[derive(Clone, Copy, Debug)]
-pub struct PaletteLookup {
-    last_word: u32,
-    last: u8,
-}
-
-impl Default for PaletteLookup {
-    fn default() -> Self {
-        PaletteLookup {
-            last_word: PALETTE_WORDS[0],
-            last: 0,
-        }
-    }
-}
-
-impl PaletteLookup {
-    /// The index of an RGBA pixel as [`Pixmap::data`] stores it; a colour
-    /// not in the palette (as anti-aliased edges would be) gets the nearest.
-    #[inline]
-    pub fn index(&mut self, pixel: [u8; 4]) -> u8 {
-        let word = u32::from_le_bytes(pixel);
-        if word != self.last_word {
-            self.last = PALETTE_WORDS
-                .iter()
-                .position(|&entry| entry == word)
-                .unwrap_or_else(|| nearest([pixel[0], pixel[1], pixel[2]]))
-                as u8;
-            self.last_word = word;
-        }
-        self.last
-    }
-}
-
-fn nearest(rgb: [u8; 3]) -> usize {
-    let distance = |entry: &[u8; 3]| -> i32 {
-        (0..3)
-            .map(|i| (i32::from(entry[i]) - i32::from(rgb[i])).pow(2))
-            .sum()
-    };
-    PALETTE
-        .iter()
-        .enumerate()
-        .min_by_key(|(_, entry)| distance(entry))
-        .map_or(0, |(i, _)| i)
+    Palette::inks().indices_into(pixmap, indices);
 }
 
 #[cfg(test)]
@@ -578,7 +782,7 @@ mod tests {
             .state
             .orientation()
             .turn((2 * x + 1 - 7, 2 * y + 1 - 5));
-        let half = renderer.layout.canvas() / 2;
+        let half = renderer.layout.side / 2;
         ((half + rx * c / 2) as u32, (half + ry * c / 2) as u32)
     }
 
@@ -620,8 +824,9 @@ mod tests {
             .map(|pixmap| (pixmap.width(), pixmap.height()))
             .collect();
         assert_eq!(sizes.len(), 26);
-        let side = renderer.canvas_size();
-        assert!(sizes.iter().all(|&size| size == (side, side)), "{sizes:?}");
+        let size = renderer.canvas_size();
+        assert_eq!(size.0, size.1);
+        assert!(sizes.iter().all(|&s| s == size), "{sizes:?}");
     }
 
     #[test]
@@ -656,8 +861,8 @@ mod tests {
         {
             let pixmap = renderer.render(&frame);
             for pixel in pixmap.data().chunks_exact(4) {
-                let word = u32::from_le_bytes([pixel[0], pixel[1], pixel[2], pixel[3]]);
-                assert!(PALETTE_WORDS.contains(&word), "{pixel:?}");
+                let rgb = [pixel[0], pixel[1], pixel[2]];
+                assert!(pixel[3] == 255 && PALETTE.contains(&rgb), "{pixel:?}");
             }
         }
     }
@@ -689,7 +894,7 @@ mod tests {
                 let offset = (2 * x + 1 - 7, 2 * 5 - 5);
                 let (rx, ry) = frame.state.orientation().turn(offset);
                 let (gx, gy) = frame.state.orientation().turn((0, wall / 2));
-                let half = renderer.layout.canvas() / 2;
+                let half = renderer.layout.side / 2;
                 let at = (
                     (half + rx * c / 2 + gx) as u32,
                     (half + ry * c / 2 + gy) as u32,
@@ -789,7 +994,7 @@ mod tests {
         assert!(runs.iter().all(|run| run.last().unwrap().failure.is_some()));
         for frame in runs.iter().flatten() {
             let pixmap = renderer.render(frame);
-            let side = renderer.canvas_size();
+            let (side, _) = renderer.canvas_size();
             for i in 0..side {
                 for at in [(i, 0), (i, side - 1), (0, i), (side - 1, i)] {
                     assert_eq!(ink_at(&pixmap, at), Ink::Background, "{at:?}");
@@ -801,7 +1006,7 @@ mod tests {
     #[test]
     fn indices_follow_the_palette_and_off_palette_pixels_snap_to_the_nearest() {
         let mut pixmap = Pixmap::new(3, 1).unwrap();
-        pixmap.fill(Ink::Smole.color());
+        pixmap.fill(Ink::Smole.color(1.0));
         pixmap.pixels_mut()[1] = tiny_skia::ColorU8::from_rgba(250, 150, 10, 255).premultiply();
         pixmap.pixels_mut()[2] = tiny_skia::ColorU8::from_rgba(30, 100, 220, 255).premultiply();
         assert_eq!(

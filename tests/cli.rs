@@ -295,7 +295,7 @@ fn demo_needs_no_input() {
 #[test]
 fn help_shows_an_example_for_every_command() {
     for command in [
-        "gif", "text", "ascii", "frames", "png", "events", "solve", "demo",
+        "gif", "smooth", "text", "ascii", "frames", "png", "events", "solve", "demo",
     ] {
         let run = shubbles(&[command, "--help"], "");
         assert_eq!(run.code, 0);
@@ -328,6 +328,93 @@ fn a_gif_on_standard_output_is_the_whole_file_and_nothing_else() {
     );
 }
 
+/// Width, height and every frame's delay of a GIF.
+fn gif_info(bytes: &[u8]) -> (u16, u16, Vec<u16>) {
+    let mut decoder = gif::DecodeOptions::new()
+        .read_info(bytes)
+        .expect("a readable GIF");
+    let (width, height) = (decoder.width(), decoder.height());
+    let mut delays = Vec::new();
+    while let Some(frame) = decoder.read_next_frame().expect("a readable frame") {
+        delays.push(frame.delay);
+    }
+    (width, height, delays)
+}
+
+#[test]
+fn smooth_writes_shubbles_smooth_gif_at_20_pictures_a_second() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let run = shubbles_in(dir.path(), &["smooth", FIGURE_1A, "+>"], "");
+    assert_eq!((run.code, run.stdout.as_str()), (0, ""), "{}", run.stderr);
+    assert_eq!(files_in(dir.path()), ["shubbles-smooth.gif"]);
+    let bytes = std::fs::read(dir.path().join("shubbles-smooth.gif")).expect("the GIF");
+    let (width, height, delays) = gif_info(&bytes);
+    assert!(delays.iter().all(|&delay| delay == 5), "{delays:?}");
+    // A second at the start, at least a second per operation, two at the
+    // end; a few seconds in all.
+    assert!(
+        (80..=200).contains(&delays.len()),
+        "{} pictures",
+        delays.len()
+    );
+
+    // The canvas fits the box at any angle: larger than the 1-second GIF's.
+    let still = shubbles(&["gif", FIGURE_1A, "+>", "-o", "-"], "");
+    let (still_width, _, still_delays) = gif_info(&still.bytes);
+    assert_eq!(width, height);
+    assert!(width > still_width);
+    assert!(still_delays.len() < delays.len());
+}
+
+#[test]
+fn smooth_keeps_the_exit_statuses_and_outputs_of_gif() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let failed = shubbles_in(dir.path(), &["smooth", FIGURE_1A, "+^^", "-o", "f.gif"], "");
+    assert_eq!((failed.code, failed.stdout.as_str()), (3, "!\n"));
+    assert_eq!(files_in(dir.path()), ["f.gif"]);
+
+    let invalid = shubbles_in(dir.path(), &["smooth", "@@", "+"], "");
+    assert_eq!(invalid.code, 2);
+    assert_eq!(files_in(dir.path()), ["f.gif"]);
+
+    let piped = shubbles(&["smooth", "-o", "-"], &format!("{FIGURE_1A} -"));
+    assert_eq!(piped.code, 0, "{}", piped.stderr);
+    assert!(piped.bytes.starts_with(b"GIF89a"));
+    assert_eq!(piped.bytes.last(), Some(&b';'));
+
+    let unwritable = shubbles_in(dir.path(), &["smooth", FIGURE_1A, "-o", "no/dir/x.gif"], "");
+    assert_eq!(unwritable.code, 1);
+}
+
+#[test]
+fn caption_and_numbers_are_accepted_everywhere_a_gif_is_written() {
+    let plain = gif_info(&shubbles(&["gif", FIGURE_1A, "+", "-o", "-"], "").bytes);
+    for args in [
+        vec!["gif", FIGURE_1A, "+", "--caption", "-o", "-"],
+        vec![
+            "smooth",
+            FIGURE_1A,
+            "+",
+            "--caption",
+            "--numbers",
+            "-o",
+            "-",
+        ],
+        vec!["demo", "--caption", "--numbers", "-o", "-"],
+        vec![FIGURE_1A, "+", "--numbers", "-o", "-"],
+    ] {
+        let run = shubbles(&args, "");
+        assert_eq!(run.code, 0, "{args:?}: {}", run.stderr);
+        let (width, height, _) = gif_info(&run.bytes);
+        if args.contains(&"--caption") {
+            // The caption is a strip under the box.
+            assert!(height > width, "{args:?}");
+        } else {
+            assert_eq!((width, height), (plain.0, plain.1), "{args:?}");
+        }
+    }
+}
+
 #[test]
 fn png_draws_the_final_state_and_marks_a_failure() {
     let dir = tempfile::tempdir().expect("a temporary folder");
@@ -358,7 +445,7 @@ fn events_are_json_lines_that_redraw_the_same_pictures() {
     assert!(lines[1..].iter().all(|l| l.starts_with(r#"{"frame":"#)));
     std::fs::write(dir.path().join("run.jsonl"), &log.stdout).expect("writable");
 
-    for (command, file) in [("gif", "x.gif"), ("png", "x.png")] {
+    for (command, file) in [("gif", "x.gif"), ("png", "x.png"), ("smooth", "s.gif")] {
         let direct = shubbles_in(dir.path(), &[command, FIGURE_1A, DEMO_OPS, "-o", file], "");
         let logged = shubbles_in(
             dir.path(),

@@ -1,0 +1,232 @@
+//! The palettes GIFs are written with, fixed in advance, and the mapping of
+//! drawn pixels to their entries.
+//!
+//! A GIF holds at most 256 colours. Quantizing every frame would be slow and
+//! would let colours drift between frames, so each palette is decided once:
+//! the eight [`Ink`]s, and for anti-aliased pictures and text also
+//! [`BLEND_STEPS`]` - 1` blends between every two inks (an edge between two
+//! inks is a blend of the two). Pixels are mapped by exact colour first and
+//! otherwise by a lookup table of the nearest entry, computed once.
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use tiny_skia::Pixmap;
+
+use crate::render::PALETTE;
+
+/// Blends between two inks are in steps of one eighth.
+pub const BLEND_STEPS: u32 = 8;
+
+/// Bits per channel of the nearest-entry table: 32,768 entries, fast to
+/// build, and finer than the steps between neighbouring blends.
+const TABLE_BITS: u32 = 5;
+
+/// `from` moved `part / whole` of the way to `to`, rounded. Written so that
+/// `blend(a, b, p, w) == blend(b, a, w - p, w)` and so that `p / w` and
+/// `2p / 2w` give the same colour: text blended in quarters lands exactly on
+/// the eighths of the blended palette.
+pub fn blend(from: [u8; 3], to: [u8; 3], part: u32, whole: u32) -> [u8; 3] {
+    let mix = |a: u8, b: u8| {
+        let sum = u32::from(a) * (whole - part) + u32::from(b) * part;
+        // At most 255 * whole / whole: fits a byte.
+        ((2 * sum + whole) / (2 * whole)) as u8
+    };
+    [
+        mix(from[0], to[0]),
+        mix(from[1], to[1]),
+        mix(from[2], to[2]),
+    ]
+}
+
+/// A fixed list of colours (the GIF's global colour table) and the way from
+/// a drawn pixel to its index.
+pub struct Palette {
+    colours: Vec<[u8; 3]>,
+    exact: HashMap<u32, u8>,
+    nearest: Vec<u8>,
+}
+
+impl Palette {
+    /// The eight inks, in [`Ink`] order: pictures drawn without
+    /// anti-aliasing or text use no other colour.
+    pub fn inks() -> &'static Palette {
+        static INKS: OnceLock<Palette> = OnceLock::new();
+        INKS.get_or_init(|| Palette::new(PALETTE.to_vec()))
+    }
+
+    /// The eight inks, then `BLEND_STEPS - 1` blends between every two of
+    /// them: 8 + 28 * 7 = 204 colours, for anti-aliased edges and text.
+    pub fn blended() -> &'static Palette {
+        static BLENDED: OnceLock<Palette> = OnceLock::new();
+        BLENDED.get_or_init(|| {
+            let mut colours = PALETTE.to_vec();
+            for (i, &a) in PALETTE.iter().enumerate() {
+                for &b in &PALETTE[i + 1..] {
+                    colours.extend((1..BLEND_STEPS).map(|part| blend(a, b, part, BLEND_STEPS)));
+                }
+            }
+            Palette::new(colours)
+        })
+    }
+
+    fn new(colours: Vec<[u8; 3]>) -> Palette {
+        let mut exact = HashMap::new();
+        for (i, &rgb) in colours.iter().enumerate() {
+            // The first of two equal entries wins, whichever asks.
+            exact.entry(word(rgb)).or_insert(i as u8);
+        }
+        let levels = 1u32 << TABLE_BITS;
+        let centre = |level: u32| ((level * 255 + 127) / (levels - 1)) as i32;
+        let mut nearest = Vec::with_capacity((levels * levels * levels) as usize);
+        for r in 0..levels {
+            for g in 0..levels {
+                for b in 0..levels {
+                    let rgb = [centre(r), centre(g), centre(b)];
+                    nearest.push(closest(&colours, rgb));
+                }
+            }
+        }
+        Palette {
+            colours,
+            exact,
+            nearest,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.colours.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.colours.is_empty()
+    }
+
+    pub fn colours(&self) -> &[[u8; 3]] {
+        &self.colours
+    }
+
+    /// The colour table as the GIF encoder takes it: red, green, blue, ...
+    pub fn rgb_bytes(&self) -> Vec<u8> {
+        self.colours.iter().flatten().copied().collect()
+    }
+
+    /// The index of one opaque pixel: its own entry when it has one,
+    /// otherwise the nearest.
+    pub fn index_of(&self, rgb: [u8; 3]) -> u8 {
+        match self.exact.get(&word(rgb)) {
+            Some(&index) => index,
+            None => {
+                let shift = 8 - TABLE_BITS;
+                let [r, g, b] = rgb.map(|c| usize::from(c >> shift));
+                self.nearest[(r << (2 * TABLE_BITS)) | (g << TABLE_BITS) | b]
+            }
+        }
+    }
+
+    /// The index of every pixel of `pixmap`, row by row, into a buffer that
+    /// is reused between frames.
+    pub fn indices_into(&self, pixmap: &Pixmap, indices: &mut Vec<u8>) {
+        let data = pixmap.data();
+        // Filling a sized buffer (rather than pushing) keeps the loop free
+        // of capacity checks: this runs for every pixel of a frame.
+        indices.clear();
+        indices.resize(data.len() / 4, 0);
+        let mut lookup = Lookup::new(self);
+        for (index, pixel) in indices.iter_mut().zip(data.as_chunks::<4>().0) {
+            *index = lookup.index(*pixel);
+        }
+    }
+}
+
+/// [`Palette::index_of`] for pixels as [`Pixmap::data`] stores them (opaque
+/// RGBA). Runs of one colour are the rule, so the last pixel is remembered
+/// and tried first.
+pub struct Lookup<'a> {
+    palette: &'a Palette,
+    last: Option<([u8; 4], u8)>,
+}
+
+impl<'a> Lookup<'a> {
+    pub fn new(palette: &'a Palette) -> Lookup<'a> {
+        Lookup {
+            palette,
+            last: None,
+        }
+    }
+
+    #[inline]
+    pub fn index(&mut self, pixel: [u8; 4]) -> u8 {
+        match self.last {
+            Some((seen, index)) if seen == pixel => index,
+            _ => {
+                let index = self.palette.index_of([pixel[0], pixel[1], pixel[2]]);
+                self.last = Some((pixel, index));
+                index
+            }
+        }
+    }
+}
+
+fn word([r, g, b]: [u8; 3]) -> u32 {
+    u32::from_le_bytes([r, g, b, 0])
+}
+
+fn closest(colours: &[[u8; 3]], rgb: [i32; 3]) -> u8 {
+    let distance =
+        |entry: &[u8; 3]| -> i32 { (0..3).map(|i| (i32::from(entry[i]) - rgb[i]).pow(2)).sum() };
+    colours
+        .iter()
+        .enumerate()
+        .min_by_key(|(_, entry)| distance(entry))
+        .map_or(0, |(i, _)| i as u8)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::render::Ink;
+
+    #[test]
+    fn blends_are_symmetric_and_halves_equal_quarters() {
+        let (a, b) = (Ink::Shubble.rgb(), Ink::Cell.rgb());
+        for part in 0..=8 {
+            assert_eq!(blend(a, b, part, 8), blend(b, a, 8 - part, 8));
+        }
+        for part in 0..=4 {
+            assert_eq!(blend(a, b, part, 4), blend(a, b, 2 * part, 8));
+        }
+        assert_eq!(blend(a, b, 0, 8), a);
+        assert_eq!(blend(a, b, 8, 8), b);
+    }
+
+    #[test]
+    fn every_entry_maps_to_itself_or_an_equal_colour() {
+        for palette in [Palette::inks(), Palette::blended()] {
+            assert!(palette.len() <= 256);
+            for (i, &rgb) in palette.colours().iter().enumerate() {
+                let index = palette.index_of(rgb);
+                assert_eq!(palette.colours()[usize::from(index)], rgb, "entry {i}");
+            }
+        }
+        assert_eq!(Palette::inks().len(), 8);
+        assert_eq!(Palette::blended().len(), 8 + 28 * 7);
+        assert_eq!(&Palette::blended().colours()[..8], &PALETTE);
+    }
+
+    #[test]
+    fn other_colours_go_to_a_near_entry() {
+        let palette = Palette::inks();
+        assert_eq!(palette.index_of([250, 150, 10]), Ink::Warning.index());
+        assert_eq!(palette.index_of([28, 98, 225]), Ink::Shubble.index());
+        // Halfway between the white cell and a blue shubble is a blend.
+        let blended = Palette::blended();
+        let half = blend(Ink::Cell.rgb(), Ink::Shubble.rgb(), 1, 2);
+        let near = [half[0] + 3, half[1] - 2, half[2]];
+        let got = blended.colours()[usize::from(blended.index_of(near))];
+        assert!(
+            (0..3).all(|i| (i32::from(got[i]) - i32::from(near[i])).abs() <= 16),
+            "{near:?} -> {got:?}"
+        );
+    }
+}

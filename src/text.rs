@@ -1,0 +1,157 @@
+//! Text in pictures (captions, cell numbers), drawn with DejaVu Sans Mono
+//! Bold, embedded in the binary (licence: `assets/fonts/LICENSE-DejaVu.txt`).
+//!
+//! Glyph coverage is rounded to quarters and blended with the pixel beneath,
+//! so text over any ink is exactly one of the blends of
+//! [`Palette::blended`](crate::palette::Palette::blended): text never needs
+//! a colour the GIF's fixed palette does not have.
+
+use std::sync::OnceLock;
+
+use ab_glyph::{point, Font, FontRef, PxScale, ScaleFont};
+use tiny_skia::{Pixmap, PremultipliedColorU8};
+
+use crate::palette::blend;
+use crate::render::Ink;
+
+static FONT_BYTES: &[u8] = include_bytes!("../assets/fonts/DejaVuSansMono-Bold.ttf");
+
+/// Coverage is rounded to this many steps.
+const COVERAGE_STEPS: u32 = 4;
+
+fn font() -> &'static FontRef<'static> {
+    static FONT: OnceLock<FontRef<'static>> = OnceLock::new();
+    FONT.get_or_init(|| {
+        // The bytes are compiled in and checked by the tests: they always
+        // parse.
+        FontRef::try_from_slice(FONT_BYTES).expect("the embedded font parses")
+    })
+}
+
+/// Which colour text takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TextInk {
+    Fixed(Ink),
+    /// Dark over light pixels and white over dark ones, decided pixel by
+    /// pixel: a cell number stays readable over an empty cell, a creature,
+    /// the stot, or a creature sliding halfway over its cell.
+    Contrast,
+}
+
+impl TextInk {
+    fn over(self, beneath: [u8; 3]) -> [u8; 3] {
+        match self {
+            TextInk::Fixed(ink) => ink.rgb(),
+            TextInk::Contrast => {
+                let [r, g, b] = beneath.map(u32::from);
+                // Rec. 601 luma, in thousandths.
+                if 299 * r + 587 * g + 114 * b > 128_000 {
+                    Ink::Wall.rgb()
+                } else {
+                    Ink::Cell.rgb()
+                }
+            }
+        }
+    }
+}
+
+/// Width in pixels of `text` at `size` pixels per em.
+pub fn width(text: &str, size: f32) -> f32 {
+    let font = font().as_scaled(PxScale::from(size));
+    let mut total = 0.0;
+    let mut previous = None;
+    for c in text.chars() {
+        let id = font.glyph_id(c);
+        if let Some(previous) = previous {
+            total += font.kern(previous, id);
+        }
+        total += font.h_advance(id);
+        previous = Some(id);
+    }
+    total
+}
+
+/// Draws `text` upright, centred on `(x, y)` (the middle of its digits and
+/// capitals), `size` pixels per em. Whatever falls outside the pixmap is
+/// dropped.
+pub fn draw_centred(pixmap: &mut Pixmap, text: &str, (x, y): (f32, f32), size: f32, ink: TextInk) {
+    let font = font().as_scaled(PxScale::from(size));
+    let baseline = y + (font.ascent() + font.descent()) / 2.0;
+    let mut caret = x - width(text, size) / 2.0;
+    let mut previous = None;
+    let (columns, rows) = (pixmap.width(), pixmap.height());
+    let pixels = pixmap.pixels_mut();
+    for c in text.chars() {
+        let id = font.glyph_id(c);
+        if let Some(previous) = previous {
+            caret += font.kern(previous, id);
+        }
+        let glyph = id.with_scale_and_position(size, point(caret, baseline));
+        caret += font.h_advance(id);
+        previous = Some(id);
+        let Some(outlined) = font.outline_glyph(glyph) else {
+            continue; // a space
+        };
+        let bounds = outlined.px_bounds();
+        outlined.draw(|gx, gy, coverage| {
+            let steps = (coverage.clamp(0.0, 1.0) * COVERAGE_STEPS as f32).round() as u32;
+            let (px, py) = (
+                bounds.min.x as i64 + i64::from(gx),
+                bounds.min.y as i64 + i64::from(gy),
+            );
+            if steps == 0 || px < 0 || py < 0 || px >= i64::from(columns) || py >= i64::from(rows) {
+                return;
+            }
+            let at = py as usize * columns as usize + px as usize;
+            let pixel = pixels[at];
+            // Pictures are opaque, so premultiplied and straight agree.
+            let beneath = [pixel.red(), pixel.green(), pixel.blue()];
+            let [r, g, b] = blend(beneath, ink.over(beneath), steps, COVERAGE_STEPS);
+            if let Some(colour) = PremultipliedColorU8::from_rgba(r, g, b, 255) {
+                pixels[at] = colour;
+            }
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::palette::Palette;
+    use tiny_skia::Color;
+
+    #[test]
+    fn the_font_has_every_character_captions_use() {
+        let font = font();
+        for c in "0123456789/|+-<>^v° abcdefghijklmnopqrstuvwxyz:".chars() {
+            assert_ne!(font.glyph_id(c).0, 0, "{c:?}");
+        }
+    }
+
+    #[test]
+    fn text_is_drawn_in_palette_colours_only() {
+        let mut pixmap = Pixmap::new(120, 40).unwrap();
+        pixmap.fill(Color::from_rgba8(255, 255, 255, 255));
+        let [r, g, b] = Ink::Shubble.rgb();
+        let half = tiny_skia::Rect::from_xywh(60.0, 0.0, 60.0, 40.0).unwrap();
+        let mut paint = tiny_skia::Paint::default();
+        paint.set_color_rgba8(r, g, b, 255);
+        pixmap.fill_rect(half, &paint, tiny_skia::Transform::identity(), None);
+        draw_centred(
+            &mut pixmap,
+            "12 34 5°",
+            (60.0, 20.0),
+            24.0,
+            TextInk::Contrast,
+        );
+        let palette = Palette::blended();
+        let mut inked = 0;
+        for pixel in pixmap.pixels() {
+            let rgb = [pixel.red(), pixel.green(), pixel.blue()];
+            assert!(palette.colours().contains(&rgb), "{rgb:?}");
+            inked += usize::from(rgb != Ink::Cell.rgb() && rgb != Ink::Shubble.rgb());
+        }
+        assert!(inked > 100, "{inked} pixels of text");
+        assert!(width("12", 24.0) > 20.0);
+    }
+}
