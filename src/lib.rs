@@ -17,6 +17,7 @@
 //! ```
 
 pub mod ascii;
+pub mod batch;
 pub mod encode;
 pub mod engine;
 pub mod error;
