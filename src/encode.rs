@@ -15,6 +15,7 @@ use gif::{DisposalMethod, Encoder, Repeat};
 use tiny_skia::Pixmap;
 
 use crate::frames::Frame;
+use crate::lzw::LzwEncoder;
 use crate::render::{palette_indices_into, RenderOptions, Renderer, PALETTE};
 
 /// How long each frame shows, in GIF units of 10 ms: one second.
@@ -78,6 +79,10 @@ pub struct GifWriter<W: Write> {
     current: Vec<u8>,
     /// The changed rectangle of the current frame, copied out for the encoder.
     patch: Vec<u8>,
+    /// Compressing here rather than in the `gif` crate is the same bytes,
+    /// only faster (see [`crate::lzw`]).
+    lzw: LzwEncoder,
+    compressed: Vec<u8>,
     frames_written: usize,
 }
 
@@ -99,6 +104,8 @@ impl<W: Write> GifWriter<W> {
             previous: Vec::new(),
             current: Vec::new(),
             patch: Vec::new(),
+            lzw: LzwEncoder::default(),
+            compressed: Vec::new(),
             frames_written: 0,
         })
     }
@@ -124,6 +131,8 @@ impl<W: Write> GifWriter<W> {
             self.patch
                 .extend_from_slice(&self.current[start..start + changed.width]);
         }
+        self.compressed.clear();
+        self.lzw.encode(&self.patch, &mut self.compressed);
         // Every coordinate is within the canvas, whose side fit in u16 in
         // `new`.
         let to_u16 = |n: usize| n as u16;
@@ -134,10 +143,10 @@ impl<W: Write> GifWriter<W> {
             top: to_u16(changed.top),
             width: to_u16(changed.width),
             height: to_u16(changed.height),
-            buffer: Cow::Borrowed(&self.patch),
+            buffer: Cow::Borrowed(&self.compressed),
             ..gif::Frame::default()
         };
-        self.encoder.write_frame(&gif_frame)?;
+        self.encoder.write_lzw_pre_encoded_frame(&gif_frame)?;
         std::mem::swap(&mut self.previous, &mut self.current);
         self.frames_written += 1;
         Ok(())

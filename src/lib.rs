@@ -25,6 +25,7 @@ pub mod event;
 pub mod frames;
 pub mod geometry;
 pub mod log;
+mod lzw;
 pub mod operation;
 pub mod render;
 pub mod state;
