@@ -497,19 +497,37 @@ pub fn palette_indices(pixmap: &Pixmap) -> Vec<u8> {
 /// that is not exactly a palette colour (as anti-aliased edges would be)
 /// gets the nearest one.
 pub fn palette_indices_into(pixmap: &Pixmap, indices: &mut Vec<u8>) {
+    let data = pixmap.data();
+    // Sized once and written in place: pushing pixel by pixel checked the
+    // capacity every time, a quarter of a GIF's cost.
     indices.clear();
-    indices.reserve(pixmap.data().len() / 4);
-    // Runs of one colour are the rule, so the last match is tried first.
+    indices.resize(data.len() / 4, 0);
+    // Runs of one colour are the rule, so the last match is tried first,
+    // and a whole span of it at once (a comparison the compiler vectorizes).
+    const SPAN: usize = 16;
+    let word = |pixel: &[u8]| u32::from_le_bytes([pixel[0], pixel[1], pixel[2], pixel[3]]);
     let mut last = 0;
-    for pixel in pixmap.data().chunks_exact(4) {
-        let word = u32::from_le_bytes([pixel[0], pixel[1], pixel[2], pixel[3]]);
-        if PALETTE_WORDS[last] != word {
-            last = PALETTE_WORDS
-                .iter()
-                .position(|&entry| entry == word)
-                .unwrap_or_else(|| nearest([pixel[0], pixel[1], pixel[2]]));
+    let spans = data.chunks(4 * SPAN).zip(indices.chunks_mut(SPAN));
+    for (pixels, span) in spans {
+        let same = PALETTE_WORDS[last];
+        if pixels.len() == 4 * SPAN
+            && pixels
+                .chunks_exact(4)
+                .fold(true, |all, pixel| all & (word(pixel) == same))
+        {
+            span.fill(last as u8);
+            continue;
         }
-        indices.push(last as u8);
+        for (pixel, index) in pixels.chunks_exact(4).zip(span.iter_mut()) {
+            let word = word(pixel);
+            if PALETTE_WORDS[last] != word {
+                last = PALETTE_WORDS
+                    .iter()
+                    .position(|&entry| entry == word)
+                    .unwrap_or_else(|| nearest([pixel[0], pixel[1], pixel[2]]));
+            }
+            *index = last as u8;
+        }
     }
 }
 
