@@ -4,13 +4,14 @@
 //! `cargo run --release --example make_scenarios -- 10000 > /tmp/s.txt`
 //! (an optional second argument is the seed). The same count and seed give
 //! the same file on every machine, so benchmark numbers can be compared.
+//! Standard error gets the average number of frames, the size of the work.
 
 use std::io::{self, BufWriter, Write};
 
 use shubbles::engine::{legal_operations, settle};
 use shubbles::geometry::CELL_COUNT;
 use shubbles::operation::format_operations;
-use shubbles::{Operation, State};
+use shubbles::{Operation, Scenario, State};
 
 /// xorshift64: reproducible without a dependency, and plenty for picking
 /// cells and operations.
@@ -52,6 +53,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "# {count} scenarios from `cargo run --release --example make_scenarios -- {count} {seed}`"
     )?;
     let mut written = 0;
+    let mut frames = 0;
     while written < count {
         let Some(start) = stable_start(&mut random) else {
             continue;
@@ -60,13 +62,19 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             .map(|_| Operation::ALL[random.below(Operation::ALL.len())])
             .collect();
         let operations = legal_operations(start, candidates);
+        let scenario = Scenario {
+            start,
+            operations,
+            settle_first: false,
+        };
+        frames += scenario.frames().count();
         writeln!(
             out,
             "{} {}",
             start.cells_string(),
             // An empty operation string is written as `.`, which batch
             // reads as "no operations".
-            match format_operations(&operations) {
+            match format_operations(&scenario.operations) {
                 ops if ops.is_empty() => ".".to_string(),
                 ops => ops,
             }
@@ -74,6 +82,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         written += 1;
     }
     out.flush()?;
+    eprintln!(
+        "{count} scenarios, {frames} frames, {:.2} frames per scenario",
+        frames as f64 / count.max(1) as f64
+    );
     Ok(())
 }
 
