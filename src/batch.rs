@@ -149,13 +149,18 @@ impl fmt::Display for Location {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Job {
     pub location: Location,
-    /// The output file's name without its extension; checked by
+    /// Private so that only [`Batch::add`] names a job: it is checked by
     /// [`check_name`] and unique in the batch.
-    pub name: String,
+    name: String,
     pub scenario: Scenario,
 }
 
 impl Job {
+    /// The output file's name without its extension.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
     /// The output file's name in the given format.
     pub fn file_name(&self, format: Format) -> String {
         format!("{}.{}", self.name, format.extension())
@@ -562,13 +567,15 @@ pub fn write_job(
     let mut temporary = builder
         .tempfile_in(out_dir)
         .map_err(|error| not_written(error.into()))?;
-    let outcome = write_output(
-        &job.scenario,
-        format,
-        options,
-        BufWriter::new(temporary.as_file_mut()),
-    )
-    .map_err(not_written)?;
+    let outcome = {
+        // Flushed here, not on drop, where an error (a full disk) would be
+        // lost and a short file renamed into place.
+        let mut out = BufWriter::new(temporary.as_file_mut());
+        let outcome =
+            write_output(&job.scenario, format, options, &mut out).map_err(not_written)?;
+        out.flush().map_err(|error| not_written(error.into()))?;
+        outcome
+    };
     temporary
         .persist(&path)
         .map_err(|error| not_written(error.error.into()))?;
