@@ -17,6 +17,7 @@ use tiny_skia::Pixmap;
 use crate::frames::Frame;
 use crate::palette::{Lookup, Palette};
 use crate::render::{RenderOptions, Renderer};
+use crate::lzw::LzwEncoder;
 
 /// How long each frame shows, in GIF units of 10 ms: one second.
 pub const FRAME_DELAY_CENTISECONDS: u16 = 100;
@@ -119,6 +120,10 @@ pub(crate) struct Animation<W: Write> {
     previous: Vec<[u8; 4]>,
     /// The changed rectangle of the current frame, mapped for the encoder.
     patch: Vec<u8>,
+    /// Compressing here rather than in the `gif` crate gives the same
+    /// bytes, only faster (see [`crate::lzw`]).
+    lzw: LzwEncoder,
+    compressed: Vec<u8>,
     frames_written: usize,
 }
 
@@ -146,6 +151,8 @@ impl<W: Write> Animation<W> {
             width: width as usize,
             previous: Vec::new(),
             patch: Vec::new(),
+            lzw: LzwEncoder::default(),
+            compressed: Vec::new(),
             frames_written: 0,
         })
     }
@@ -168,6 +175,8 @@ impl<W: Write> Animation<W> {
             let changed = changed_rectangle(&self.previous, now, width);
             (changed, self.fill_patch(now, changed))
         };
+        self.compressed.clear();
+        self.lzw.encode(&self.patch, &mut self.compressed);
         // Every coordinate is within the canvas, whose sides fit in u16 in
         // `new`.
         let to_u16 = |n: usize| n as u16;
@@ -179,10 +188,10 @@ impl<W: Write> Animation<W> {
             top: to_u16(changed.top),
             width: to_u16(changed.width),
             height: to_u16(changed.height),
-            buffer: Cow::Borrowed(&self.patch),
+            buffer: Cow::Borrowed(&self.compressed),
             ..gif::Frame::default()
         };
-        self.encoder.write_frame(&gif_frame)?;
+        self.encoder.write_lzw_pre_encoded_frame(&gif_frame)?;
         self.previous.clear();
         self.previous.extend_from_slice(now);
         self.frames_written += 1;

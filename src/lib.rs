@@ -17,6 +17,7 @@
 //! ```
 
 pub mod ascii;
+pub mod batch;
 pub mod caption;
 pub mod encode;
 pub mod engine;
@@ -25,6 +26,7 @@ pub mod event;
 pub mod frames;
 pub mod geometry;
 pub mod log;
+mod lzw;
 pub mod operation;
 pub mod palette;
 pub mod render;

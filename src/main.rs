@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context;
+use clap::builder::TypedValueParser as _;
 use clap::{Args, Parser, Subcommand};
 
 use shubbles::ascii::{picture, write_frame_dump};
@@ -17,6 +18,7 @@ use shubbles::render::{RenderOptions, Renderer};
 use shubbles::smooth::write_smooth_gif;
 use shubbles::solve::{progress_line, solve, SolveOutcome, SolveProgress};
 use shubbles::{Failure, Frame, InputError, Outcome, Scenario};
+use shubbles::batch::{self, Batch, Format};
 
 const EXAMPLES: &str = "\
 Examples:
@@ -155,6 +157,9 @@ Examples:
   shubbles demo                 # writes shubbles.gif
   shubbles demo -o demo.gif --cell-size 60")]
     Demo(OutputArgs),
+    /// Render many scenarios, one per line of each FILE, into a folder.
+    #[command(after_help = BATCH_HELP)]
+    Batch(BatchArgs),
 }
 
 #[derive(Args, Debug)]
@@ -283,6 +288,8 @@ enum Ending {
     Status(u8),
     Invalid(String),
     Error(anyhow::Error),
+    /// The problems were reported already; only the status is left.
+    Reported(u8),
 }
 
 fn main() -> ExitCode {
@@ -303,6 +310,7 @@ fn main() -> ExitCode {
         Some(Command::Demo(args)) => {
             render(&Source::Run(Scenario::figure_1a()), &args, Animation::Gif)
         }
+        Some(Command::Batch(args)) => run_batch(&args),
     };
     match ending {
         Ending::Success => ExitCode::SUCCESS,
@@ -316,6 +324,7 @@ fn main() -> ExitCode {
             eprintln!("shubbles: {error:#}");
             ExitCode::from(1)
         }
+        Ending::Reported(status) => ExitCode::from(status),
     }
 }
 
@@ -347,8 +356,8 @@ fn operations_may_be_dashes(mut args: Vec<OsString>) -> Vec<OsString> {
     args
 }
 
-const COMMANDS: [&str; 10] = [
-    "gif", "smooth", "text", "ascii", "frames", "png", "events", "solve", "demo", "help",
+const COMMANDS: [&str; 11] = [
+    "gif", "smooth", "text", "ascii", "frames", "png", "events", "solve", "demo", "batch", "help",
 ];
 
 /// The scenario from the operands, or from standard input without them.
@@ -659,4 +668,151 @@ fn explain_failure(scenario: &Scenario, op: Option<usize>, failure: Failure) {
         ),
         None => eprintln!("shubbles: the run failed while the start settled: {failure}"),
     }
+}
+
+const BATCH_HELP: &str = "\
+Each line of a FILE is `STATE [OPS [NAME]]`, separated by white space; `#`
+starts a comment; blank lines are skipped. The second field is always the
+operations (`.` for none, so `STATE . NAME` names a scenario without any).
+NAME may use only letters, digits, `.`, `_` and `-` (no leading dot, no
+`..`, at most 100 bytes); without one, the file is named after the input
+file and line, as in `scenarios-0007.gif`. The later of two lines that want
+the same file name (ignoring case) is invalid. Existing files of the same
+name in DIR are replaced.
+
+Examples:
+  shubbles batch scenarios.txt --out-dir gifs
+  shubbles batch a.txt b.txt --out-dir out --format text --jobs 2
+  printf '.........@...o....ooo..xox... +>|<-v+^+ fig1a\\n' | shubbles batch - --out-dir out
+
+Invalid lines and runs that end with `!` are reported on standard error with
+FILE:LINE and the reason; the others are rendered all the same (a `!` run's
+GIF marks the failure, its text file is `!`). A progress bar is shown when
+standard error is a terminal; a summary line ends the run.
+
+Exit status: 0 every line was rendered (runs that ended with `!` included),
+2 some line was invalid, 1 an input file could not be read (nothing is
+rendered then) or an output file could not be written.";
+
+#[derive(Args, Debug)]
+struct BatchArgs {
+    /// Scenario files, one scenario per line; `-` reads standard input.
+    #[arg(value_name = "FILE", required = true)]
+    files: Vec<PathBuf>,
+    /// The folder to write into; created if missing.
+    #[arg(long, value_name = "DIR")]
+    out_dir: PathBuf,
+    /// What to write for each scenario.
+    #[arg(
+        long,
+        value_name = "FORMAT",
+        default_value_t = Format::Gif,
+        value_parser = clap::builder::PossibleValuesParser::new(Format::ALL.map(Format::name))
+            .try_map(|name| name.parse::<Format>())
+    )]
+    format: Format,
+    /// How many scenarios to render at once [default: one per core].
+    #[arg(long, value_name = "N")]
+    jobs: Option<std::num::NonZeroUsize>,
+    /// Side of one cell in pixels (gif and png).
+    #[arg(long, value_name = "PX", default_value_t = RenderOptions::DEFAULT_CELL_SIZE)]
+    cell_size: u32,
+    /// Accept unstable starts: let them fall first instead of rejecting them.
+    #[arg(long)]
+    settle: bool,
+}
+
+fn run_batch(args: &BatchArgs) -> Ending {
+    let options = match RenderOptions::new(args.cell_size) {
+        Ok(options) => options,
+        Err(error) => return Ending::Invalid(error.to_string()),
+    };
+    // Every input is read before anything is written, so a mistyped file
+    // name costs nothing but the message.
+    let mut batch = Batch::new(args.settle);
+    for file in &args.files {
+        let label = file.to_string_lossy();
+        let text = if label == "-" {
+            let mut text = Vec::new();
+            io::stdin().read_to_end(&mut text).map(|_| text)
+        } else {
+            fs::read(file)
+        };
+        match text {
+            Ok(text) => batch.add(&label, &text),
+            Err(error) => {
+                return Ending::Error(anyhow::anyhow!("cannot read {label}: {error}"));
+            }
+        }
+    }
+    if let Err(error) = fs::create_dir_all(&args.out_dir) {
+        return Ending::Error(anyhow::anyhow!(
+            "cannot create {}: {error}",
+            args.out_dir.display()
+        ));
+    }
+    for invalid in batch.invalid() {
+        eprintln!(
+            "shubbles: {}: invalid line: {}",
+            invalid.location, invalid.problem
+        );
+    }
+
+    let bar = progress_bar(batch.jobs().len());
+    let render = || batch.render_all(args.format, &options, &args.out_dir, &bar);
+    let results = match args.jobs {
+        Some(threads) => match rayon::ThreadPoolBuilder::new()
+            .num_threads(threads.get())
+            .build()
+        {
+            Ok(pool) => pool.install(render),
+            Err(error) => return Ending::Error(error.into()),
+        },
+        None => render(),
+    };
+    bar.0.finish_and_clear();
+
+    for (job, result) in batch.jobs().iter().zip(&results) {
+        match result {
+            Ok(rendered) => {
+                if let Some((op, failure)) = rendered.outcome.failure {
+                    let why = batch::explain_failure(&job.scenario, op, failure);
+                    eprintln!("shubbles: {}: rendered `!`: {why}", job.location);
+                }
+            }
+            Err(error) => eprintln!("shubbles: {error}"),
+        }
+    }
+    let summary = batch::Summary::new(&batch, &results);
+    eprintln!("batch: {summary}; written to {}", args.out_dir.display());
+    if summary.invalid > 0 {
+        Ending::Reported(2)
+    } else if summary.not_written > 0 {
+        Ending::Reported(1)
+    } else {
+        Ending::Success
+    }
+}
+
+/// The progress bar, drawn only on a terminal: on a pipe or in a log it
+/// would be noise.
+struct Bar(indicatif::ProgressBar);
+
+impl batch::Progress for Bar {
+    fn finished(&self, _: &batch::Job, _: &Result<batch::Rendered, batch::NotWritten>) {
+        self.0.inc(1);
+    }
+}
+
+fn progress_bar(total: usize) -> Bar {
+    if !io::stderr().is_terminal() {
+        return Bar(indicatif::ProgressBar::hidden());
+    }
+    let bar = indicatif::ProgressBar::new(total as u64);
+    if let Ok(style) = indicatif::ProgressStyle::with_template(
+        "{bar:40} {pos}/{len} scenarios, {elapsed} elapsed, about {eta} left",
+    ) {
+        bar.set_style(style);
+    }
+    Bar(bar)
 }
