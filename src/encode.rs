@@ -15,9 +15,9 @@ use gif::{DisposalMethod, Encoder, Repeat};
 use tiny_skia::Pixmap;
 
 use crate::frames::Frame;
+use crate::lzw::LzwEncoder;
 use crate::palette::{Lookup, Palette};
 use crate::render::{RenderOptions, Renderer};
-use crate::lzw::LzwEncoder;
 
 /// How long each frame shows, in GIF units of 10 ms: one second.
 pub const FRAME_DELAY_CENTISECONDS: u16 = 100;

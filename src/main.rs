@@ -12,13 +12,13 @@ use clap::builder::TypedValueParser as _;
 use clap::{Args, Parser, Subcommand};
 
 use shubbles::ascii::{picture, write_frame_dump};
+use shubbles::batch::{self, Batch, Format};
 use shubbles::encode::{write_gif, write_png};
 use shubbles::log::{read_event_log, write_event_log, EventLog};
 use shubbles::render::{RenderOptions, Renderer};
 use shubbles::smooth::write_smooth_gif;
 use shubbles::solve::{progress_line, solve, SolveOutcome, SolveProgress};
 use shubbles::{Failure, Frame, InputError, Outcome, Scenario};
-use shubbles::batch::{self, Batch, Format};
 
 const EXAMPLES: &str = "\
 Examples:

@@ -17,6 +17,7 @@
 
 use std::fmt;
 use std::sync::Arc;
+use std::sync::OnceLock;
 
 use tiny_skia::{Color, FillRule, Paint, PathBuilder, Pixmap, Point, Rect, Transform};
 
@@ -357,11 +358,26 @@ pub(crate) enum Motion {
     },
 }
 
-/// Draws frames at one size. Cheap to make; holds no pixels.
+/// Draws frames at one size. Cheap to make: the pictures of the empty box
+/// it keeps are drawn the first time each is needed.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Renderer {
     layout: Layout,
     options: RenderOptions,
+    empty_boxes: EmptyBoxes,
+}
+
+/// The empty box (background, walls, grid, cells, opening) at each quarter
+/// turn, drawn once: most of a frame's drawing is this, and it is the same
+/// in every frame of that orientation. Safe to share between threads.
+#[derive(Clone, Debug, Default)]
+struct EmptyBoxes([OnceLock<Pixmap>; 4]);
+
+impl PartialEq for EmptyBoxes {
+    /// A cache, derived from the renderer's layout: never a difference.
+    fn eq(&self, _: &EmptyBoxes) -> bool {
+        true
+    }
 }
 
 /// Where and how the box lands on the canvas.
@@ -378,6 +394,7 @@ impl Renderer {
         Renderer {
             layout: Layout::new(options, false),
             options: options.clone(),
+            empty_boxes: EmptyBoxes::default(),
         }
     }
 
@@ -388,6 +405,7 @@ impl Renderer {
         Renderer {
             layout: Layout::new(options, true),
             options: options.clone(),
+            empty_boxes: EmptyBoxes::default(),
         }
     }
 
@@ -481,32 +499,20 @@ impl Renderer {
         let layout = &self.layout;
         let state = scene.state;
         let mut pen = Pen { pixmap, view };
-        pen.pixmap.fill(Ink::Background.color(1.0));
-
-        // The wall is every pixel within `wall` of a cell that is not in a
-        // cell: grow each cell, then draw the cells over the grown squares.
-        for cell in Cell::all() {
-            pen.square(layout.square(cell.position()).grown(layout.wall), Ink::Wall);
+        if view.anti_alias {
+            self.draw_empty_box(&mut pen);
+        } else {
+            let quarters = usize::from(state.orientation().quarters());
+            let empty = self.empty_boxes.0[quarters].get_or_init(|| {
+                let mut empty = self.new_pixmap();
+                self.draw_empty_box(&mut Pen {
+                    pixmap: &mut empty,
+                    view,
+                });
+                empty
+            });
+            pen.pixmap.data_mut().copy_from_slice(empty.data());
         }
-        for cell in Cell::all() {
-            let square = layout.square(cell.position());
-            pen.square(square, Ink::Grid);
-            pen.rect(
-                square.left + layout.grid_near as f32,
-                square.top + layout.grid_near as f32,
-                square.left + square.size - layout.grid_far as f32,
-                square.top + square.size - layout.grid_far as f32,
-                Ink::Cell,
-            );
-        }
-        let opening = layout.square(OPENING_CELL.position());
-        pen.rect(
-            opening.left,
-            opening.top + opening.size,
-            opening.left + opening.size,
-            opening.top + opening.size + layout.wall as f32,
-            Ink::Background,
-        );
 
         let gravity = state.orientation().gravity();
         for cell in Cell::all() {
@@ -567,6 +573,36 @@ impl Renderer {
             }) => self.mark_refused_move(&mut pen, from, direction, reason),
             None => {}
         }
+    }
+
+    /// Background, walls, grid, cells and the gap of the opening.
+    fn draw_empty_box(&self, pen: &mut Pen<'_>) {
+        let layout = &self.layout;
+        pen.pixmap.fill(Ink::Background.color(1.0));
+        // The wall is every pixel within `wall` of a cell that is not in a
+        // cell: grow each cell, then draw the cells over the grown squares.
+        for cell in Cell::all() {
+            pen.square(layout.square(cell.position()).grown(layout.wall), Ink::Wall);
+        }
+        for cell in Cell::all() {
+            let square = layout.square(cell.position());
+            pen.square(square, Ink::Grid);
+            pen.rect(
+                square.left + layout.grid_near as f32,
+                square.top + layout.grid_near as f32,
+                square.left + square.size - layout.grid_far as f32,
+                square.top + square.size - layout.grid_far as f32,
+                Ink::Cell,
+            );
+        }
+        let opening = layout.square(OPENING_CELL.position());
+        pen.rect(
+            opening.left,
+            opening.top + opening.size,
+            opening.left + opening.size,
+            opening.top + opening.size + layout.wall as f32,
+            Ink::Background,
+        );
     }
 
     /// Each cell's number at its centre, upright: read as easily at 90° as
