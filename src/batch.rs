@@ -22,12 +22,15 @@ use crate::engine::{Outcome, Scenario};
 use crate::error::InputError;
 use crate::event::Failure;
 use crate::render::{RenderOptions, Renderer};
+use crate::smooth::write_smooth_gif;
 
 /// What each scenario is rendered as.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Format {
     /// The animated GIF of `shubbles gif`.
     Gif,
+    /// The 20 frames-per-second GIF of `shubbles smooth`.
+    Smooth,
     /// The last frame as a PNG picture.
     Png,
     /// What `shubbles text` prints: the final state or `!`.
@@ -37,12 +40,19 @@ pub enum Format {
 }
 
 impl Format {
-    pub const ALL: [Format; 4] = [Format::Gif, Format::Png, Format::Text, Format::Ascii];
+    pub const ALL: [Format; 5] = [
+        Format::Gif,
+        Format::Smooth,
+        Format::Png,
+        Format::Text,
+        Format::Ascii,
+    ];
 
     /// The name users give to `--format`.
     pub const fn name(self) -> &'static str {
         match self {
             Format::Gif => "gif",
+            Format::Smooth => "smooth",
             Format::Png => "png",
             Format::Text => "text",
             Format::Ascii => "ascii",
@@ -52,7 +62,7 @@ impl Format {
     /// The extension of the files written, without the dot.
     pub const fn extension(self) -> &'static str {
         match self {
-            Format::Gif => "gif",
+            Format::Gif | Format::Smooth => "gif",
             Format::Png => "png",
             Format::Text | Format::Ascii => "txt",
         }
@@ -96,7 +106,8 @@ impl FromStr for Format {
 
 /// Writes what `format` shows of `scenario` to `out` and returns how the run
 /// ended. The bytes are exactly those of the single-scenario command of the
-/// same name (`shubbles gif`, `text`, `ascii`; `png` is the last frame).
+/// same name (`shubbles gif`, `smooth`, `text`, `ascii`; `png` is the last
+/// frame).
 pub fn write_output(
     scenario: &Scenario,
     format: Format,
@@ -107,6 +118,9 @@ pub fn write_output(
     match format {
         Format::Gif => {
             write_gif(scenario.frames(), options, out)?;
+        }
+        Format::Smooth => {
+            write_smooth_gif(scenario.frames(), options, out)?;
         }
         Format::Png => {
             // There is always frame 0, the start, so `last` finds one.

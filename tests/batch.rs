@@ -308,3 +308,33 @@ fn help_explains_the_format_and_the_exit_statuses() {
         assert!(help.contains(expected), "{expected}: {help}");
     }
 }
+
+#[test]
+fn the_smooth_format_writes_the_same_gif_as_the_smooth_command() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    std::fs::write(
+        dir.path().join("one.txt"),
+        "@................x.....x..o.. +- leaving\n",
+    )
+    .expect("writable");
+    let batch = Command::new(env!("CARGO_BIN_EXE_shubbles"))
+        .args(["batch", "one.txt", "--out-dir", "out", "--format", "smooth"])
+        .current_dir(dir.path())
+        .output()
+        .expect("runs");
+    assert_eq!(batch.status.code(), Some(0));
+    let single = Command::new(env!("CARGO_BIN_EXE_shubbles"))
+        .args([
+            "smooth",
+            "@................x.....x..o..",
+            "+-",
+            "-o",
+            "single.gif",
+        ])
+        .current_dir(dir.path())
+        .output()
+        .expect("runs");
+    assert_eq!(single.status.code(), Some(0));
+    let read = |path: &str| std::fs::read(dir.path().join(path)).expect("written");
+    assert!(read("out/leaving.gif") == read("single.gif"));
+}
