@@ -223,6 +223,19 @@ enum Animation {
 }
 
 impl Animation {
+    fn write(
+        self,
+        frames: impl Iterator<Item = Frame>,
+        options: &RenderOptions,
+        out: &mut dyn Write,
+    ) -> anyhow::Result<()> {
+        match self {
+            Animation::Gif => write_gif(frames, options, out)?,
+            Animation::Smooth => write_smooth_gif(frames, options, out)?,
+        };
+        Ok(())
+    }
+
     fn default_file(self) -> &'static str {
         match self {
             Animation::Gif => "shubbles.gif",
@@ -275,7 +288,10 @@ struct SolveArgs {
     /// Also write the animated GIF of the answer.
     #[arg(long, value_name = "FILE")]
     gif: Option<PathBuf>,
-    /// Side of one cell in pixels, for --gif.
+    /// Also write the smooth 20 frames-per-second GIF of the answer.
+    #[arg(long, value_name = "FILE")]
+    smooth: Option<PathBuf>,
+    /// Side of one cell in pixels, for --gif and --smooth.
     #[arg(long, value_name = "PX", default_value_t = RenderOptions::DEFAULT_CELL_SIZE)]
     cell_size: u32,
 }
@@ -477,11 +493,7 @@ fn render(source: &Source, args: &OutputArgs, animation: Animation) -> Ending {
         None => PathBuf::from(animation.default_file()),
     };
     let written = write_output(&path, "GIF", |out| {
-        match animation {
-            Animation::Gif => write_gif(source.frames(), &options, out)?,
-            Animation::Smooth => write_smooth_gif(source.frames(), &options, out)?,
-        };
-        Ok(())
+        animation.write(source.frames(), &options, out)
     });
     match written {
         Ok(()) => report_outcome(source, path.as_os_str() == "-"),
@@ -605,18 +617,24 @@ fn solve_command(args: &SolveArgs) -> Ending {
         }
         eprintln!("shubbles: {}", report.summary());
     }
-    if let (Some(path), SolveOutcome::Solved { operations, .. }) = (&args.gif, &report.outcome) {
+    if let SolveOutcome::Solved { operations, .. } = &report.outcome {
         let answer = Scenario {
             start: scenario.start,
             operations: operations.clone(),
             settle_first: false,
         };
-        let written = write_atomically(path, |file| {
-            write_gif(answer.frames(), &options, file)?;
-            Ok(())
-        });
-        if let Err(error) = written {
-            return Ending::Error(error);
+        let pictures = [
+            (&args.gif, Animation::Gif),
+            (&args.smooth, Animation::Smooth),
+        ];
+        for (path, animation) in pictures {
+            let Some(path) = path else { continue };
+            let written = write_atomically(path, |file| {
+                animation.write(answer.frames(), &options, file)
+            });
+            if let Err(error) = written {
+                return Ending::Error(error);
+            }
         }
     }
     match report.outcome.exit_status() {
@@ -714,7 +732,7 @@ struct BatchArgs {
     /// How many scenarios to render at once [default: one per core].
     #[arg(long, value_name = "N")]
     jobs: Option<std::num::NonZeroUsize>,
-    /// Side of one cell in pixels (gif and png).
+    /// Side of one cell in pixels (gif, smooth and png).
     #[arg(long, value_name = "PX", default_value_t = RenderOptions::DEFAULT_CELL_SIZE)]
     cell_size: u32,
     /// Accept unstable starts: let them fall first instead of rejecting them.

@@ -571,3 +571,33 @@ fn solve_can_render_its_answer() {
     assert_eq!(direct.code, 0);
     assert!(answer == std::fs::read(dir.path().join("direct.gif")).expect("the GIF"));
 }
+
+#[test]
+fn solve_can_render_its_answer_smoothly() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let run = shubbles_in(
+        dir.path(),
+        &[
+            "solve",
+            "...................x...x@o...",
+            "--smooth",
+            "answer.gif",
+        ],
+        "",
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let direct = shubbles_in(
+        dir.path(),
+        &[
+            "smooth",
+            "...................x...x@o...",
+            "+-",
+            "-o",
+            "direct.gif",
+        ],
+        "",
+    );
+    assert_eq!(direct.code, 0);
+    let read = |name: &str| std::fs::read(dir.path().join(name)).expect("the GIF");
+    assert!(read("answer.gif") == read("direct.gif"));
+}
