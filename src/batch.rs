@@ -815,10 +815,11 @@ mod tests {
             assert_eq!(format.name().parse::<Format>(), Ok(format));
         }
         assert_eq!(Format::Ascii.extension(), "txt");
+        assert_eq!(Format::Smooth.extension(), "gif");
         let unknown = "jpeg".parse::<Format>().unwrap_err();
         assert_eq!(
             unknown.to_string(),
-            "unknown format \"jpeg\": expected one of gif, png, text, ascii"
+            "unknown format \"jpeg\": expected one of gif, smooth, png, text, ascii"
         );
     }
 

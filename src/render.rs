@@ -17,7 +17,7 @@
 
 use std::fmt;
 use std::sync::Arc;
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 
 use tiny_skia::{Color, FillRule, Paint, PathBuilder, Pixmap, Point, Rect, Transform};
 
@@ -369,9 +369,30 @@ pub struct Renderer {
 
 /// The empty box (background, walls, grid, cells, opening) at each quarter
 /// turn, drawn once: most of a frame's drawing is this, and it is the same
-/// in every frame of that orientation. Safe to share between threads.
+/// in every frame of that orientation. Shared by every renderer of the same
+/// layout in the process, so `batch`, which makes a renderer per scenario,
+/// draws each empty box once and not once per scenario.
 #[derive(Clone, Debug, Default)]
-struct EmptyBoxes([OnceLock<Pixmap>; 4]);
+struct EmptyBoxes(Arc<[OnceLock<Pixmap>; 4]>);
+
+impl EmptyBoxes {
+    fn shared(layout: &Layout) -> EmptyBoxes {
+        // A handful of layouts at most (one per cell size and caption
+        // setting a process uses), so a list is enough.
+        static SHARED: Mutex<Vec<(Layout, EmptyBoxes)>> = Mutex::new(Vec::new());
+        // A poisoned lock only means another thread panicked while holding
+        // it; the list itself is always whole.
+        let mut shared = SHARED
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some((_, boxes)) = shared.iter().find(|(known, _)| known == layout) {
+            return boxes.clone();
+        }
+        let boxes = EmptyBoxes::default();
+        shared.push((*layout, boxes.clone()));
+        boxes
+    }
+}
 
 impl PartialEq for EmptyBoxes {
     /// A cache, derived from the renderer's layout: never a difference.
@@ -391,10 +412,11 @@ impl Renderer {
     /// A renderer for the 1-second GIF and still pictures: the canvas fits
     /// the box at every quarter turn.
     pub fn new(options: &RenderOptions) -> Renderer {
+        let layout = Layout::new(options, false);
         Renderer {
-            layout: Layout::new(options, false),
+            empty_boxes: EmptyBoxes::shared(&layout),
+            layout,
             options: options.clone(),
-            empty_boxes: EmptyBoxes::default(),
         }
     }
 
@@ -402,10 +424,11 @@ impl Renderer {
     /// around it): the smooth animation's. Frames drawn by it look as
     /// [`Renderer::new`]'s do, with more space around them.
     pub fn any_angle(options: &RenderOptions) -> Renderer {
+        let layout = Layout::new(options, true);
         Renderer {
-            layout: Layout::new(options, true),
+            empty_boxes: EmptyBoxes::shared(&layout),
+            layout,
             options: options.clone(),
-            empty_boxes: EmptyBoxes::default(),
         }
     }
 
