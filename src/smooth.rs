@@ -446,7 +446,7 @@ mod tests {
         ] {
             let mut bytes = Vec::new();
             let written = write_smooth_gif(scenario.frames(), &options, &mut bytes).unwrap();
-            // The demo stays attachable (BENCHMARKS-smooth.md).
+            // The demo stays attachable (BENCHMARKS.md).
             assert!(bytes.len() < 1_000_000, "{} bytes", bytes.len());
             let decoded = decode(&bytes);
             assert_eq!(decoded.frames.len(), written);
