@@ -601,3 +601,18 @@ fn solve_can_render_its_answer_smoothly() {
     let read = |name: &str| std::fs::read(dir.path().join(name)).expect("the GIF");
     assert!(read("answer.gif") == read("direct.gif"));
 }
+
+#[test]
+fn png_writes_the_golden_picture_of_the_last_frame() {
+    let run = shubbles(&["png", FIGURE_1A, DEMO_OPS, "-o", "-"], "");
+    assert_eq!(run.code, 0);
+    let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("frames/png_figure_1a_final.png");
+    let made = tiny_skia::Pixmap::decode_png(&run.bytes).expect("a PNG");
+    let want = tiny_skia::Pixmap::load_png(&golden).expect("the golden PNG");
+    assert_eq!((made.width(), made.height()), (want.width(), want.height()));
+    assert!(
+        made.data() == want.data(),
+        "shubbles png differs from {}",
+        golden.display()
+    );
+}

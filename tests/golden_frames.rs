@@ -100,6 +100,14 @@ const GOLDEN: &[Golden] = &[
         numbers: false,
     },
     Golden {
+        name: "png_figure_1a_final.png",
+        state: ".........@...o....ooo..xox...",
+        ops: "+>|<-v+^+",
+        picture: Picture::Frame(25),
+        caption: false,
+        numbers: false,
+    },
+    Golden {
         name: "shubble_exit_frame_08.png",
         state: "@................x.....x..o..",
         ops: "+-",
