@@ -195,29 +195,25 @@ impl Direction {
 
     /// Every cell of `cells` moved one step in this direction; cells whose
     /// neighbour is not a cell (wall or opening) drop out.
-    #[inline]
+    ///
+    /// Each of the two masked shifts is a rotation: the mask keeps only
+    /// cells whose neighbour is a cell, so no bit wraps around, and a
+    /// rotation needs no branch on the sign of the offset when the
+    /// direction is only known at run time.
+    #[inline(always)]
     pub fn step(self, cells: CellSet) -> CellSet {
         let shift = &SHIFTS[self.table_index()];
         CellSet(
-            shift_by(cells.0 & shift.masks[0], shift.deltas[0])
-                | shift_by(cells.0 & shift.masks[1], shift.deltas[1]),
+            (cells.0 & shift.masks[0]).rotate_left(shift.rotations[0])
+                | (cells.0 & shift.masks[1]).rotate_left(shift.rotations[1]),
         )
     }
 
     /// The cells whose neighbour in this direction is a wall (not a cell and
     /// not the opening).
-    #[inline]
+    #[inline(always)]
     pub fn walled(self) -> CellSet {
         CellSet(SHIFTS[self.table_index()].walled)
-    }
-}
-
-#[inline]
-const fn shift_by(bits: u32, delta: i32) -> u32 {
-    if delta >= 0 {
-        bits << delta
-    } else {
-        bits >> -delta
     }
 }
 
@@ -228,6 +224,9 @@ const fn shift_by(bits: u32, delta: i32) -> u32 {
 struct Shift {
     masks: [u32; 2],
     deltas: [i32; 2],
+    /// `deltas` as left rotations of a `u32` (a negative offset `d` is a
+    /// rotation by `32 + d`).
+    rotations: [u32; 2],
     walled: u32,
 }
 
@@ -242,6 +241,7 @@ const fn shift_table(direction: Direction) -> Shift {
     let mut shift = Shift {
         masks: [0, 0],
         deltas: [0, 0],
+        rotations: [0, 0],
         walled: 0,
     };
     let mut used = 0;
@@ -268,6 +268,10 @@ const fn shift_table(direction: Direction) -> Shift {
         }
         n += 1;
     }
+    shift.rotations = [
+        shift.deltas[0].rem_euclid(32) as u32,
+        shift.deltas[1].rem_euclid(32) as u32,
+    ];
     shift
 }
 
@@ -301,6 +305,7 @@ impl Orientation {
     }
 
     /// The direction creatures fall in, in the box's own (standard) frame.
+    #[inline(always)]
     pub const fn gravity(self) -> Direction {
         match self.0 {
             0 => Direction::Down,

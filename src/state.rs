@@ -175,7 +175,16 @@ impl State {
     /// supports nothing, and neither does a creature in the exit cell.
     #[inline]
     pub fn falling(&self) -> CellSet {
-        let gravity = self.orientation.gravity();
+        self.falling_towards(self.orientation.gravity())
+    }
+
+    /// [`State::falling`] when the caller already knows the gravity (it
+    /// must be this state's): the engine's settle loop matches on gravity
+    /// once and calls this in each arm, so the masked shifts become
+    /// constants there.
+    #[inline(always)]
+    pub(crate) fn falling_towards(&self, gravity: Direction) -> CellSet {
+        debug_assert_eq!(gravity, self.orientation.gravity());
         let against = gravity.opposite();
         let creatures = self.creatures();
         let mut supported =
@@ -193,7 +202,7 @@ impl State {
 
     /// The state after `event`: the fold that defines what every event
     /// means. The engine advances its own state through this too.
-    #[inline]
+    #[inline(always)]
     pub fn apply(&mut self, event: &Event) {
         match *event {
             Event::Turned { to, .. } => self.orientation = to,
@@ -281,7 +290,7 @@ const fn gather_even_bits(word: u64) -> u32 {
 
 /// `kind` after the creatures in `moved` took one step along `gravity`; one
 /// that steps through the opening drops out of the set.
-#[inline]
+#[inline(always)]
 fn fall(kind: CellSet, moved: CellSet, gravity: Direction) -> CellSet {
     let movers = kind.intersection(moved);
     kind.without(movers).union(gravity.step(movers))
