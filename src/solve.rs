@@ -10,11 +10,17 @@
 //! one).
 //!
 //! Memory is the limit on how far a search can go, so the visited set is
-//! compact: the packed words in discovery order (8 bytes), one `u32` per
-//! state for the parent and the operation (4 bytes), and an open-addressing
-//! table of `u32` indices into the words kept between 3/8 and 3/4 full
-//! (at most 10.7 bytes). That is at most about 25 bytes per visited state,
-//! counting spare capacity.
+//! compact: an open-addressing table holding the packed words themselves,
+//! kept between 1/2 and 3/4 full (10.7 to 16 bytes per state), one `u32`
+//! per state for the parent and the operation (4 bytes, 4.5 with spare
+//! capacity), and the words of the level being expanded and of the next
+//! one (8 bytes per state of those two levels). For Figure 1(a) that is
+//! about 23 bytes per visited state at the peak.
+//!
+//! Speed comes from the engine's per-gravity settle loop and from the
+//! table: successors of [`BATCH`] states are generated first and their
+//! home slots all read before the look-ups start, so their cache misses
+//! overlap; a look-up then reads one place in memory.
 //!
 //! The library draws nothing: progress goes to a [`SolveProgress`], and
 //! [`SolveReport::summary`] and [`SolveReport::json`] give the texts a
@@ -108,8 +114,8 @@ pub struct SolveReport {
     pub states_expanded: usize,
     /// Wall-clock time of the search and of replaying its answer.
     pub elapsed: Duration,
-    /// Bytes allocated for the visited set and parent records when the
-    /// search ended, spare capacity included.
+    /// The most bytes the search held at once in its visited set, parent
+    /// records and queue, spare capacity included.
     pub memory_bytes: usize,
 }
 
@@ -221,7 +227,7 @@ pub fn solve(
         outcome,
         states_expanded: search.expanded,
         elapsed: began.elapsed(),
-        memory_bytes: search.visited.memory_bytes(),
+        memory_bytes: search.peak_bytes,
     })
 }
 
@@ -247,16 +253,38 @@ fn replay(start: &State, operations: &[Operation]) -> Result<(), SolveError> {
 /// One breadth-first search.
 struct Search {
     visited: Visited,
+    /// One record per state in discovery order (its id): the parent's id
+    /// and the operation, enough to spell the path back to the start.
+    parents: Vec<u32>,
     max_states: usize,
     expanded: usize,
+    /// The most bytes held at once by the table, the parent records and
+    /// the two levels of the queue.
+    peak_bytes: usize,
+}
+
+/// How many states have their successors generated before any of those
+/// successors is looked up: their table slots are all touched first, so
+/// the cache misses overlap instead of following one another.
+const BATCH: usize = 64;
+
+/// A successor waiting to be looked up.
+#[derive(Clone, Copy)]
+struct Candidate {
+    word: u64,
+    record: u32,
+    /// No shubble is left in it.
+    goal: bool,
 }
 
 impl Search {
     fn new(max_states: usize) -> Search {
         Search {
             visited: Visited::new(),
+            parents: Vec::new(),
             max_states,
             expanded: 0,
+            peak_bytes: 0,
         }
     }
 
@@ -279,21 +307,34 @@ impl Search {
         self.visited.reserve_one();
         // The table is empty, so the start always finds a vacant slot.
         if let Probe::Vacant(slot) = self.visited.probe(word) {
-            self.visited.insert(slot, word, ROOT);
+            self.visited.insert(slot, word);
+            self.parents.push(ROOT);
         }
-        // The states of one depth are a contiguous run of ids, so the
-        // discovery order doubles as the queue.
-        let mut head = 0;
+        // The states of one depth are a contiguous run of ids; only the
+        // words of the level being expanded and of the next one are kept.
+        let mut level = vec![word];
+        let mut level_first_id = 0;
+        let mut next = Vec::new();
+        let mut batch = Vec::with_capacity(BATCH * Operation::ALL.len());
         let mut depth = 0;
-        while head < self.visited.len() {
-            let level_end = self.visited.len();
-            while head < level_end {
-                self.expanded += 1;
-                if let Some(outcome) = self.expand(head) {
+        while !level.is_empty() {
+            for (index, chunk) in level.chunks(BATCH).enumerate() {
+                let first_id = level_first_id + index * BATCH;
+                batch.clear();
+                for (offset, &word) in chunk.iter().enumerate() {
+                    successors(word, first_id + offset, &mut batch);
+                }
+                self.visited.touch(&batch);
+                if let Some(outcome) = self.look_up(&batch, &mut next) {
+                    self.note_memory(&level, &next);
                     return outcome;
                 }
-                head += 1;
             }
+            self.expanded += level.len();
+            self.note_memory(&level, &next);
+            level_first_id += level.len();
+            // The expanded level's words are not needed any more.
+            level = std::mem::take(&mut next);
             depth += 1;
             progress.depth_done(depth, self.visited.len(), began.elapsed());
         }
@@ -302,37 +343,86 @@ impl Search {
         }
     }
 
-    /// Generates the successors of state `id`; an outcome when the search
+    /// Looks up a batch of successors in order, adding the new ones to
+    /// the visited set and to the next level; an outcome when the search
     /// ends there.
     #[inline]
-    fn expand(&mut self, id: usize) -> Option<SolveOutcome> {
-        let state = State::unpack(self.visited.word(id));
-        for (op_index, &operation) in Operation::ALL.iter().enumerate() {
-            let mut next = state;
-            if perform(&mut next, operation, &mut |_| {}).is_err() {
-                continue;
-            }
-            let word = next.pack();
+    fn look_up(&mut self, batch: &[Candidate], next: &mut Vec<u64>) -> Option<SolveOutcome> {
+        for candidate in batch {
             self.visited.reserve_one();
-            let Probe::Vacant(slot) = self.visited.probe(word) else {
+            let Probe::Vacant(slot) = self.visited.probe(candidate.word) else {
                 continue;
             };
-            if next.shubbles().is_empty() {
-                let mut operations = self.visited.path_to(id);
-                operations.push(operation);
+            let parent = (candidate.record >> 3) as usize;
+            if candidate.goal {
+                // States are expanded in id order, so every state up to
+                // the parent has been.
+                self.expanded = parent + 1;
+                let mut operations = self.path_to(parent);
+                operations.push(Operation::ALL[(candidate.record & 7) as usize]);
                 return Some(SolveOutcome::Solved {
                     operations,
                     states_visited: self.visited.len() + 1,
                 });
             }
             if self.visited.len() >= self.max_states {
+                self.expanded = parent + 1;
                 return Some(SolveOutcome::LimitReached {
                     states_visited: self.visited.len(),
                 });
             }
-            self.visited.insert(slot, word, parent_record(id, op_index));
+            self.visited.insert(slot, candidate.word);
+            push_compact(&mut self.parents, candidate.record);
+            push_compact(next, candidate.word);
         }
         None
+    }
+
+    /// The operations from the start to state `id`.
+    fn path_to(&self, mut id: usize) -> Vec<Operation> {
+        let mut operations = Vec::new();
+        while id != 0 {
+            let record = self.parents[id];
+            operations.push(Operation::ALL[(record & 7) as usize]);
+            id = (record >> 3) as usize;
+        }
+        operations.reverse();
+        operations
+    }
+
+    fn note_memory(&mut self, level: &Vec<u64>, next: &Vec<u64>) {
+        let bytes = self.visited.memory_bytes()
+            + self.parents.capacity() * std::mem::size_of::<u32>()
+            + (level.capacity() + next.capacity()) * std::mem::size_of::<u64>();
+        self.peak_bytes = self.peak_bytes.max(bytes);
+    }
+}
+
+/// Appends `value`, growing by an eighth rather than doubling so that spare
+/// capacity stays within an eighth of the contents.
+#[inline]
+fn push_compact<T>(vec: &mut Vec<T>, value: T) {
+    if vec.len() == vec.capacity() {
+        vec.reserve_exact((vec.len() / 8).max(1024));
+    }
+    vec.push(value);
+}
+
+/// The states one operation away from the packed state `word` (whose id is
+/// `id`), in the order of [`Operation::ALL`], as the engine makes them.
+#[inline]
+fn successors(word: u64, id: usize, out: &mut Vec<Candidate>) {
+    let state = State::unpack(word);
+    for (op_index, &operation) in Operation::ALL.iter().enumerate() {
+        let mut next = state;
+        if perform(&mut next, operation, &mut |_| {}).is_err() {
+            continue;
+        }
+        out.push(Candidate {
+            word: next.pack(),
+            record: parent_record(id, op_index),
+            goal: next.shubbles().is_empty(),
+        });
     }
 }
 
@@ -353,55 +443,65 @@ enum Probe {
     Vacant(usize),
 }
 
-/// The visited set: packed states by id (in discovery order) with their
-/// parent records, and an open-addressing (linear probing) table of
-/// `id + 1` with 0 for an empty slot.
+/// The visited set: an open-addressing (linear probing) table holding the
+/// packed words themselves, 0 for an empty slot (no packed state is 0: the
+/// stot's cell is `11`). A look-up touches one place in memory, not a slot
+/// and then the word it points to.
 struct Visited {
-    words: Vec<u64>,
-    parents: Vec<u32>,
-    slots: Vec<u32>,
-    /// `64 - log2(slots.len())`: the hash's top bits pick the slot.
-    shift: u32,
+    slots: Vec<u64>,
+    len: usize,
 }
 
 /// Table size of a new search; small, since most searches are.
-const INITIAL_SLOTS_LOG2: u32 = 10;
+const INITIAL_SLOTS: usize = 1024;
 
 impl Visited {
     fn new() -> Visited {
         Visited {
-            words: Vec::new(),
-            parents: Vec::new(),
-            slots: vec![0; 1 << INITIAL_SLOTS_LOG2],
-            shift: 64 - INITIAL_SLOTS_LOG2,
+            slots: vec![0; INITIAL_SLOTS],
+            len: 0,
         }
     }
 
     fn len(&self) -> usize {
-        self.words.len()
+        self.len
     }
 
-    #[inline]
-    fn word(&self, id: usize) -> u64 {
-        self.words[id]
-    }
-
-    /// Fibonacci hashing; the xor folds the high cells into the low ones
-    /// first, since many states differ only in a few neighbouring cells.
+    /// Fibonacci hashing, then the high bits scaled to the table size
+    /// (which need not be a power of two); the xor folds the high cells
+    /// into the low ones first, since many states differ only in a few
+    /// neighbouring cells.
     #[inline]
     fn home(&self, word: u64) -> usize {
-        ((word ^ word >> 29).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize
+        let hash = (word ^ word >> 29).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        ((hash as u128 * self.slots.len() as u128) >> 64) as usize
+    }
+
+    /// Reads the home slot of every candidate, so that the cache misses of
+    /// a whole batch are in flight together before the look-ups, which
+    /// depend on one another, start.
+    #[inline]
+    fn touch(&self, batch: &[Candidate]) {
+        let mut sum = 0u64;
+        for candidate in batch {
+            sum = sum.wrapping_add(self.slots[self.home(candidate.word)]);
+        }
+        std::hint::black_box(sum);
     }
 
     #[inline]
     fn probe(&self, word: u64) -> Probe {
-        let mask = self.slots.len() - 1;
         let mut slot = self.home(word);
         loop {
             match self.slots[slot] {
                 0 => return Probe::Vacant(slot),
-                entry if self.words[entry as usize - 1] == word => return Probe::Present,
-                _ => slot = (slot + 1) & mask,
+                entry if entry == word => return Probe::Present,
+                _ => {
+                    slot += 1;
+                    if slot == self.slots.len() {
+                        slot = 0;
+                    }
+                }
             }
         }
     }
@@ -409,58 +509,33 @@ impl Visited {
     /// Puts a new state in the slot [`Visited::probe`] found for it, with
     /// no growth between the two (call [`Visited::reserve_one`] first).
     #[inline]
-    fn insert(&mut self, slot: usize, word: u64, parent: u32) {
-        if self.words.len() == self.words.capacity() {
-            // Grow by an eighth rather than doubling, so that spare
-            // capacity stays within an eighth of the records.
-            let more = (self.words.len() / 8).max(1024);
-            self.words.reserve_exact(more);
-            self.parents.reserve_exact(more);
-        }
-        self.words.push(word);
-        self.parents.push(parent);
-        // The id is below MAX_STATES, so `id + 1` fits in a u32.
-        self.slots[slot] = self.words.len() as u32;
+    fn insert(&mut self, slot: usize, word: u64) {
+        self.slots[slot] = word;
+        self.len += 1;
     }
 
     /// Makes sure one more state can go in while the table is at most 3/4
-    /// full, doubling it (and so leaving it 3/8 full) when needed.
+    /// full, making it half as large again (and so leaving it 1/2 full)
+    /// when needed.
     #[inline]
     fn reserve_one(&mut self) {
-        if (self.words.len() + 1) * 4 > self.slots.len() * 3 {
+        if (self.len + 1) * 4 > self.slots.len() * 3 {
             self.grow();
         }
     }
 
     #[cold]
     fn grow(&mut self) {
-        self.slots = vec![0; self.slots.len() * 2];
-        self.shift -= 1;
-        let mask = self.slots.len() - 1;
-        for (id, &word) in self.words.iter().enumerate() {
-            let mut slot = self.home(word);
-            while self.slots[slot] != 0 {
-                slot = (slot + 1) & mask;
+        let larger = vec![0; self.slots.len() / 2 * 3];
+        let old = std::mem::replace(&mut self.slots, larger);
+        for word in old.into_iter().filter(|&word| word != 0) {
+            if let Probe::Vacant(slot) = self.probe(word) {
+                self.slots[slot] = word;
             }
-            self.slots[slot] = id as u32 + 1;
         }
-    }
-
-    /// The operations from the start to state `id`.
-    fn path_to(&self, mut id: usize) -> Vec<Operation> {
-        let mut operations = Vec::new();
-        while id != 0 {
-            let record = self.parents[id];
-            operations.push(Operation::ALL[(record & 7) as usize]);
-            id = (record >> 3) as usize;
-        }
-        operations.reverse();
-        operations
     }
 
     fn memory_bytes(&self) -> usize {
-        self.words.capacity() * std::mem::size_of::<u64>()
-            + self.parents.capacity() * std::mem::size_of::<u32>()
-            + self.slots.capacity() * std::mem::size_of::<u32>()
+        self.slots.capacity() * std::mem::size_of::<u64>()
     }
 }
