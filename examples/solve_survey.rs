@@ -41,7 +41,7 @@ fn random_state(rng: &mut SplitMix) -> State {
         let shubbles = 1 + rng.below(MAX_SHUBBLES) as usize;
         for symbol in ['@', 'x', 'x']
             .into_iter()
-            .chain(std::iter::repeat('o').take(shubbles))
+            .chain(std::iter::repeat_n('o', shubbles))
         {
             loop {
                 let cell = rng.below(28) as usize;
@@ -91,7 +91,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut best: Option<SolveReport> = None;
     for _ in 0..5 {
         let report = solve(&figure, MAX_STATES, &mut NoProgress)?;
-        if best.as_ref().map_or(true, |b| report.elapsed < b.elapsed) {
+        if best.as_ref().is_none_or(|b| report.elapsed < b.elapsed) {
             best = Some(report);
         }
     }
