@@ -196,17 +196,19 @@ impl Direction {
     /// Every cell of `cells` moved one step in this direction; cells whose
     /// neighbour is not a cell (wall or opening) drop out.
     ///
-    /// Each of the two masked shifts is a rotation: the mask keeps only
-    /// cells whose neighbour is a cell, so no bit wraps around, and a
-    /// rotation needs no branch on the sign of the offset when the
-    /// direction is only known at run time.
+    /// One arm per direction, each with its shifts as constants: left and
+    /// right are one masked shift, up and down two. The arms differ in
+    /// shape, so the compiler keeps them apart instead of merging them
+    /// into one with the shifts loaded from a table; callers that know the
+    /// direction (the engine's settle loop) get just their arm.
     #[inline(always)]
     pub fn step(self, cells: CellSet) -> CellSet {
-        let shift = &SHIFTS[self.table_index()];
-        CellSet(
-            (cells.0 & shift.masks[0]).rotate_left(shift.rotations[0])
-                | (cells.0 & shift.masks[1]).rotate_left(shift.rotations[1]),
-        )
+        CellSet(match self {
+            Direction::Left => shifted::<0>(cells.0),
+            Direction::Right => shifted::<1>(cells.0),
+            Direction::Up => shifted::<2>(cells.0),
+            Direction::Down => shifted::<3>(cells.0),
+        })
     }
 
     /// The cells whose neighbour in this direction is a wall (not a cell and
@@ -217,6 +219,25 @@ impl Direction {
     }
 }
 
+/// `bits` moved by the masked shifts of `SHIFTS[D]`, `D` being a
+/// [`Direction::table_index`]; everything but the masks and shifts is
+/// decided at compile time.
+#[inline(always)]
+fn shifted<const D: usize>(bits: u32) -> u32 {
+    let shift = &SHIFTS[D];
+    shift_by(bits & shift.masks[0], shift.deltas[0])
+        | shift_by(bits & shift.masks[1], shift.deltas[1])
+}
+
+#[inline(always)]
+const fn shift_by(bits: u32, delta: i32) -> u32 {
+    if delta >= 0 {
+        bits << delta
+    } else {
+        bits >> -delta
+    }
+}
+
 /// A direction's neighbour map as at most two masked shifts of the cell
 /// numbers: rows are offset against each other, so moving down is `+5` for
 /// some cells and `+6` for others. This keeps a falling tick to a handful of
@@ -224,9 +245,6 @@ impl Direction {
 struct Shift {
     masks: [u32; 2],
     deltas: [i32; 2],
-    /// `deltas` as left rotations of a `u32` (a negative offset `d` is a
-    /// rotation by `32 + d`).
-    rotations: [u32; 2],
     walled: u32,
 }
 
@@ -241,7 +259,6 @@ const fn shift_table(direction: Direction) -> Shift {
     let mut shift = Shift {
         masks: [0, 0],
         deltas: [0, 0],
-        rotations: [0, 0],
         walled: 0,
     };
     let mut used = 0;
@@ -268,10 +285,6 @@ const fn shift_table(direction: Direction) -> Shift {
         }
         n += 1;
     }
-    shift.rotations = [
-        shift.deltas[0].rem_euclid(32) as u32,
-        shift.deltas[1].rem_euclid(32) as u32,
-    ];
     shift
 }
 
