@@ -42,6 +42,8 @@
 //! ```
 
 use std::fmt;
+use std::sync::mpsc;
+use std::thread;
 use std::time::{Duration, Instant};
 
 use crate::engine::{perform, Scenario};
@@ -258,6 +260,9 @@ struct Search {
     parents: Vec<u32>,
     max_states: usize,
     expanded: usize,
+    /// With a second thread, the states per chunk of a pipelined level
+    /// ([`PIPELINE_CHUNK`]; smaller in tests).
+    pipeline: Option<usize>,
     /// The most bytes held at once by the table, the parent records and
     /// the two levels of the queue.
     peak_bytes: usize,
@@ -267,6 +272,29 @@ struct Search {
 /// successors is looked up: their table slots are all touched first, so
 /// the cache misses overlap instead of following one another.
 const BATCH: usize = 64;
+
+/// Levels of fewer chunks than this are expanded on one thread: a second
+/// thread would cost more to start than it saves.
+const PIPELINE_MIN_CHUNKS: usize = 4;
+
+/// States whose successors are generated together in a pipelined level.
+const PIPELINE_CHUNK: usize = 1024;
+
+/// The looking-up thread generates chunk `i` itself when
+/// `i % PIPELINE_SHARE == PIPELINE_SHARE - 1`.
+const PIPELINE_SHARE: usize = 3;
+
+/// True for the chunks of a level whose successors the looking-up thread
+/// generates itself.
+#[inline]
+fn generated_here(chunk_index: usize) -> bool {
+    chunk_index % PIPELINE_SHARE == PIPELINE_SHARE - 1
+}
+
+/// Chunks of successors that may wait for their look-ups; with the one
+/// being generated and the one being looked up, at most this plus two
+/// buffers exist.
+const PIPELINE_DEPTH: usize = 2;
 
 /// A successor waiting to be looked up.
 #[derive(Clone, Copy)]
@@ -284,6 +312,9 @@ impl Search {
             parents: Vec::new(),
             max_states,
             expanded: 0,
+            pipeline: thread::available_parallelism()
+                .is_ok_and(|n| n.get() > 1)
+                .then_some(PIPELINE_CHUNK),
             peak_bytes: 0,
         }
     }
@@ -318,20 +349,16 @@ impl Search {
         let mut batch = Vec::with_capacity(BATCH * Operation::ALL.len());
         let mut depth = 0;
         while !level.is_empty() {
-            for (index, chunk) in level.chunks(BATCH).enumerate() {
-                let first_id = level_first_id + index * BATCH;
-                batch.clear();
-                for (offset, &word) in chunk.iter().enumerate() {
-                    successors(word, first_id + offset, &mut batch);
-                }
-                self.visited.touch(&batch);
-                if let Some(outcome) = self.look_up(&batch, &mut next) {
-                    self.note_memory(&level, &next);
-                    return outcome;
-                }
+            let outcome = if let Some(chunk) = self.pipelined(&level) {
+                self.expand_pipelined(&level, level_first_id, chunk, &mut next)
+            } else {
+                self.expand_here(&level, level_first_id, &mut next, &mut batch)
+            };
+            self.note_memory(&level, &next);
+            if let Some(outcome) = outcome {
+                return outcome;
             }
             self.expanded += level.len();
-            self.note_memory(&level, &next);
             level_first_id += level.len();
             // The expanded level's words are not needed any more.
             level = std::mem::take(&mut next);
@@ -341,6 +368,111 @@ impl Search {
         SolveOutcome::Unsolvable {
             states_visited: self.visited.len(),
         }
+    }
+
+    /// Expands one level (whose first state has id `first_id`) on this
+    /// thread, [`BATCH`] states at a time.
+    fn expand_here(
+        &mut self,
+        level: &[u64],
+        first_id: usize,
+        next: &mut Vec<u64>,
+        batch: &mut Vec<Candidate>,
+    ) -> Option<SolveOutcome> {
+        for (index, chunk) in level.chunks(BATCH).enumerate() {
+            batch.clear();
+            for (offset, &word) in chunk.iter().enumerate() {
+                successors(word, first_id + index * BATCH + offset, batch);
+            }
+            self.visited.touch(batch);
+            if let Some(outcome) = self.look_up(batch, next) {
+                return Some(outcome);
+            }
+        }
+        None
+    }
+
+    /// Expands one level with a second thread generating the successors
+    /// of most chunks of [`PIPELINE_CHUNK`] states ahead while this one
+    /// looks them up; this thread generates every [`PIPELINE_SHARE`]th
+    /// chunk itself, since looking up is the lighter half of the work.
+    /// Look-ups stay on this thread and in the same order, so the ids, the
+    /// answer and every count are the same as [`Search::expand_here`]'s.
+    fn expand_pipelined(
+        &mut self,
+        level: &[u64],
+        first_id: usize,
+        chunk_states: usize,
+        next: &mut Vec<u64>,
+    ) -> Option<SolveOutcome> {
+        let (filled_tx, filled_rx) = mpsc::sync_channel::<Vec<Candidate>>(PIPELINE_DEPTH);
+        let (spare_tx, spare_rx) = mpsc::channel::<Vec<Candidate>>();
+        thread::scope(|scope| {
+            scope.spawn(move || {
+                for (index, chunk) in level.chunks(chunk_states).enumerate() {
+                    if generated_here(index) {
+                        continue;
+                    }
+                    let mut buffer = spare_rx.try_recv().unwrap_or_else(|_| {
+                        Vec::with_capacity(chunk_states * Operation::ALL.len())
+                    });
+                    buffer.clear();
+                    for (offset, &word) in chunk.iter().enumerate() {
+                        successors(word, first_id + index * chunk_states + offset, &mut buffer);
+                    }
+                    // Fails only when the search has ended and dropped the
+                    // receiver: then there is nothing left to do.
+                    if filled_tx.send(buffer).is_err() {
+                        return;
+                    }
+                }
+            });
+            // Dropping the receiver on return (an outcome found) makes the
+            // generating thread stop, and the scope waits for it.
+            self.look_up_chunks(level, first_id, chunk_states, filled_rx, spare_tx, next)
+        })
+    }
+
+    /// The looking-up side of [`Search::expand_pipelined`].
+    fn look_up_chunks(
+        &mut self,
+        level: &[u64],
+        first_id: usize,
+        chunk_states: usize,
+        filled: mpsc::Receiver<Vec<Candidate>>,
+        spare: mpsc::Sender<Vec<Candidate>>,
+        next: &mut Vec<u64>,
+    ) -> Option<SolveOutcome> {
+        let mut own = Vec::with_capacity(chunk_states * Operation::ALL.len());
+        for (index, chunk) in level.chunks(chunk_states).enumerate() {
+            let buffer = if generated_here(index) {
+                own.clear();
+                for (offset, &word) in chunk.iter().enumerate() {
+                    successors(word, first_id + index * chunk_states + offset, &mut own);
+                }
+                std::mem::take(&mut own)
+            } else {
+                // The generating thread sends its chunks in order and only
+                // stops early when this side has returned.
+                filled
+                    .recv()
+                    .expect("the generating thread sends every chunk")
+            };
+            for batch in buffer.chunks(BATCH * Operation::ALL.len()) {
+                self.visited.touch(batch);
+                if let Some(outcome) = self.look_up(batch, next) {
+                    return Some(outcome);
+                }
+            }
+            if generated_here(index) {
+                own = buffer;
+            } else {
+                // The generating thread may have finished; the buffer is
+                // then simply dropped.
+                let _ = spare.send(buffer);
+            }
+        }
+        None
     }
 
     /// Looks up a batch of successors in order, adding the new ones to
@@ -390,10 +522,25 @@ impl Search {
         operations
     }
 
+    /// The chunk size when `level` is to be expanded with a second
+    /// thread: levels shorter than [`PIPELINE_MIN_CHUNKS`] chunks are not
+    /// worth starting one for.
+    fn pipelined(&self, level: &[u64]) -> Option<usize> {
+        self.pipeline
+            .filter(|&chunk| level.len() >= PIPELINE_MIN_CHUNKS * chunk)
+    }
+
     fn note_memory(&mut self, level: &Vec<u64>, next: &Vec<u64>) {
+        // Candidate buffers: one per pipeline slot, the one being filled,
+        // the one being looked up and this thread's own.
+        let buffers = match self.pipelined(level) {
+            Some(chunk) => (PIPELINE_DEPTH + 3) * chunk * Operation::ALL.len(),
+            None => BATCH * Operation::ALL.len(),
+        };
         let bytes = self.visited.memory_bytes()
             + self.parents.capacity() * std::mem::size_of::<u32>()
-            + (level.capacity() + next.capacity()) * std::mem::size_of::<u64>();
+            + (level.capacity() + next.capacity()) * std::mem::size_of::<u64>()
+            + buffers * std::mem::size_of::<Candidate>();
         self.peak_bytes = self.peak_bytes.max(bytes);
     }
 }
@@ -537,5 +684,46 @@ impl Visited {
 
     fn memory_bytes(&self) -> usize {
         self.slots.capacity() * std::mem::size_of::<u64>()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Runs one search with the given pipeline chunk size (`None`: one
+    /// thread) and returns what it found and counted.
+    fn search(start: &str, max_states: usize, pipeline: Option<usize>) -> (SolveOutcome, usize) {
+        let start = State::parse(start, false).expect("a valid state");
+        let mut search = Search::new(max_states);
+        search.pipeline = pipeline;
+        let outcome = search.run(&start, &mut NoProgress, Instant::now());
+        (outcome, search.expanded)
+    }
+
+    /// A second thread changes nothing but the time: tiny chunks make
+    /// almost every level pipelined, and goals and limits fall in the
+    /// middle of chunks generated by either thread.
+    #[test]
+    fn pipelined_levels_give_the_same_answers_and_counts() {
+        let starts = [
+            "...................x...x@o...",
+            ".......@...............x.x.o.",
+            "..@......................xxo.",
+            // Figure 1(a): levels of thousands of states, cut by the limit.
+            ".........@...o....ooo..xox...",
+        ];
+        for start in starts {
+            for max_states in [50, 333, 30_000] {
+                let alone = search(start, max_states, None);
+                for chunk in [1, 2, 3, 7] {
+                    assert_eq!(
+                        search(start, max_states, Some(chunk)),
+                        alone,
+                        "{start} with chunks of {chunk}, limit {max_states}"
+                    );
+                }
+            }
+        }
     }
 }
