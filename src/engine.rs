@@ -58,19 +58,40 @@ pub fn perform(
 }
 
 /// Lets creatures fall, one tick at a time, until nothing moves.
+///
+/// Gravity cannot change while the box settles, so this matches on it once
+/// and runs a copy of the tick loop per direction, in which the masked
+/// shifts of [`Direction::step`] are constants.
 #[inline]
 pub fn settle(state: &mut State, emit: &mut impl FnMut(Event)) -> Result<(), Failure> {
+    // Matching on the orientation itself (not on its gravity) lets the
+    // compiler see the orientation in each arm, so the fold of a fall in
+    // `State::apply` gets its constant shifts too.
+    match state.orientation().quarters() {
+        0 => settle_towards(state, Direction::Down, emit),
+        1 => settle_towards(state, Direction::Right, emit),
+        2 => settle_towards(state, Direction::Up, emit),
+        _ => settle_towards(state, Direction::Left, emit),
+    }
+}
+
+/// The tick loop of [`settle`] for the state's gravity, `gravity`.
+#[inline(always)]
+fn settle_towards(
+    state: &mut State,
+    gravity: Direction,
+    emit: &mut impl FnMut(Event),
+) -> Result<(), Failure> {
     loop {
-        let moved = state.falling();
+        let moved = state.falling_towards(gravity);
         if moved.is_empty() && state.exit().is_none() {
             return Ok(());
         }
-        let through_opening =
-            if state.orientation().gravity() == Direction::Down && moved.contains(OPENING_CELL) {
-                state.creature(OPENING_CELL)
-            } else {
-                None
-            };
+        let through_opening = if gravity == Direction::Down && moved.contains(OPENING_CELL) {
+            state.creature(OPENING_CELL)
+        } else {
+            None
+        };
         record(state, Event::Fell { moved }, emit);
         if let Some(creature) = through_opening {
             record(state, Event::Left { creature }, emit);

@@ -195,24 +195,58 @@ impl Direction {
 
     /// Every cell of `cells` moved one step in this direction; cells whose
     /// neighbour is not a cell (wall or opening) drop out.
-    #[inline]
+    ///
+    /// One arm per direction, each with its shifts as constants: left and
+    /// right are one masked shift, up and down two. The arms differ in
+    /// shape, so the compiler keeps them apart instead of merging them
+    /// into one with the shifts loaded from a table; callers that know the
+    /// direction (the engine's settle loop) get just their arm.
+    #[inline(always)]
     pub fn step(self, cells: CellSet) -> CellSet {
-        let shift = &SHIFTS[self.table_index()];
-        CellSet(
-            shift_by(cells.0 & shift.masks[0], shift.deltas[0])
-                | shift_by(cells.0 & shift.masks[1], shift.deltas[1]),
-        )
+        self.steps::<0>(cells)
+    }
+
+    /// [`Direction::step`] taken twice.
+    #[inline(always)]
+    pub fn step_twice(self, cells: CellSet) -> CellSet {
+        self.steps::<1>(cells)
+    }
+
+    /// [`Direction::step`] taken four times.
+    #[inline(always)]
+    pub fn step_four_times(self, cells: CellSet) -> CellSet {
+        self.steps::<2>(cells)
+    }
+
+    #[inline(always)]
+    fn steps<const K: usize>(self, cells: CellSet) -> CellSet {
+        CellSet(match self {
+            Direction::Left => shifted::<0, K>(cells.0),
+            Direction::Right => shifted::<1, K>(cells.0),
+            Direction::Up => shifted::<2, K>(cells.0),
+            Direction::Down => shifted::<3, K>(cells.0),
+        })
     }
 
     /// The cells whose neighbour in this direction is a wall (not a cell and
     /// not the opening).
-    #[inline]
+    #[inline(always)]
     pub fn walled(self) -> CellSet {
-        CellSet(SHIFTS[self.table_index()].walled)
+        CellSet(SHIFTS[0][self.table_index()].walled)
     }
 }
 
-#[inline]
+/// `bits` moved by the masked shifts of `SHIFTS[K][D]`, `D` being a
+/// [`Direction::table_index`] and `K` the index of 1, 2 or 4 steps;
+/// everything but the masks and shifts is decided at compile time.
+#[inline(always)]
+fn shifted<const D: usize, const K: usize>(bits: u32) -> u32 {
+    let shift = &SHIFTS[K][D];
+    shift_by(bits & shift.masks[0], shift.deltas[0])
+        | shift_by(bits & shift.masks[1], shift.deltas[1])
+}
+
+#[inline(always)]
 const fn shift_by(bits: u32, delta: i32) -> u32 {
     if delta >= 0 {
         bits << delta
@@ -231,14 +265,23 @@ struct Shift {
     walled: u32,
 }
 
-const SHIFTS: [Shift; 4] = [
-    shift_table(Direction::Left),
-    shift_table(Direction::Right),
-    shift_table(Direction::Up),
-    shift_table(Direction::Down),
-];
+/// The masked shifts of one, two and four steps in each direction, by
+/// `[steps index][Direction::table_index]`.
+const SHIFTS: [[Shift; 4]; 3] = [shift_tables(1), shift_tables(2), shift_tables(4)];
 
-const fn shift_table(direction: Direction) -> Shift {
+const fn shift_tables(steps: usize) -> [Shift; 4] {
+    [
+        shift_table(Direction::Left, steps),
+        shift_table(Direction::Right, steps),
+        shift_table(Direction::Up, steps),
+        shift_table(Direction::Down, steps),
+    ]
+}
+
+/// `steps` steps in `direction` as masked shifts: a cell is in a mask
+/// when every step on the way lands on a cell. `walled` is only filled
+/// for one step.
+const fn shift_table(direction: Direction, steps: usize) -> Shift {
     let mut shift = Shift {
         masks: [0, 0],
         deltas: [0, 0],
@@ -247,7 +290,15 @@ const fn shift_table(direction: Direction) -> Shift {
     let mut used = 0;
     let mut n = 0;
     while n < CELL_COUNT {
-        match Cell(n as u8).find_neighbour(direction) {
+        let mut at = Neighbour::Cell(Cell(n as u8));
+        let mut taken = 0;
+        while taken < steps {
+            if let Neighbour::Cell(cell) = at {
+                at = cell.find_neighbour(direction);
+            }
+            taken += 1;
+        }
+        match at {
             Neighbour::Cell(to) => {
                 let delta = to.0 as i32 - n as i32;
                 let mut slot = 0;
@@ -256,15 +307,15 @@ const fn shift_table(direction: Direction) -> Shift {
                 }
                 if slot == used {
                     // The box's shape needs at most two distinct offsets per
-                    // direction; a third would be a bug in ROWS.
+                    // direction and distance; a third would be a bug in ROWS.
                     assert!(used < 2, "more than two offsets for one direction");
                     shift.deltas[slot] = delta;
                     used += 1;
                 }
                 shift.masks[slot] |= 1 << n;
             }
-            Neighbour::Wall => shift.walled |= 1 << n,
-            Neighbour::Opening => {}
+            Neighbour::Wall if steps == 1 => shift.walled |= 1 << n,
+            Neighbour::Wall | Neighbour::Opening => {}
         }
         n += 1;
     }
@@ -301,6 +352,7 @@ impl Orientation {
     }
 
     /// The direction creatures fall in, in the box's own (standard) frame.
+    #[inline(always)]
     pub const fn gravity(self) -> Direction {
         match self.0 {
             0 => Direction::Down,
@@ -464,6 +516,22 @@ mod tests {
                         assert!(!direction.walled().contains(cell));
                     }
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn longer_steps_are_repeated_steps() {
+        for direction in Direction::ALL {
+            for cell in Cell::all() {
+                let once = |set| direction.step(set);
+                let twice = once(once(cell.bit()));
+                assert_eq!(
+                    direction.step_twice(cell.bit()),
+                    twice,
+                    "{cell} {direction:?}"
+                );
+                assert_eq!(direction.step_four_times(cell.bit()), once(once(twice)));
             }
         }
     }

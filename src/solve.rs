@@ -10,11 +10,21 @@
 //! one).
 //!
 //! Memory is the limit on how far a search can go, so the visited set is
-//! compact: the packed words in discovery order (8 bytes), one `u32` per
-//! state for the parent and the operation (4 bytes), and an open-addressing
-//! table of `u32` indices into the words kept between 3/8 and 3/4 full
-//! (at most 10.7 bytes). That is at most about 25 bytes per visited state,
-//! counting spare capacity.
+//! compact: an open-addressing table holding the packed words themselves,
+//! kept between 1/2 and 3/4 full (10.7 to 16 bytes per state), one `u32`
+//! per state for the parent and the operation (4 bytes, 4.5 with spare
+//! capacity), and the words of the level being expanded and of the next
+//! one (8 bytes per state of those two levels), plus fixed-size buffers of
+//! successors waiting to be looked up. For Figure 1(a) that is 24.6 bytes
+//! per visited state at the peak.
+//!
+//! Speed comes from the engine's per-gravity settle loop and from the
+//! table: successors of [`BATCH`] states are generated first and their
+//! home slots all read before the look-ups start, so their cache misses
+//! overlap; a look-up then reads one place in memory. On a machine with
+//! two or more cores, a second thread generates the successors of large
+//! levels ahead of the look-ups, which stay on one thread and in order, so
+//! the answer and every count are the same whatever the thread count.
 //!
 //! The library draws nothing: progress goes to a [`SolveProgress`], and
 //! [`SolveReport::summary`] and [`SolveReport::json`] give the texts a
@@ -36,6 +46,8 @@
 //! ```
 
 use std::fmt;
+use std::sync::mpsc;
+use std::thread;
 use std::time::{Duration, Instant};
 
 use crate::engine::{perform, Scenario};
@@ -108,8 +120,8 @@ pub struct SolveReport {
     pub states_expanded: usize,
     /// Wall-clock time of the search and of replaying its answer.
     pub elapsed: Duration,
-    /// Bytes allocated for the visited set and parent records when the
-    /// search ended, spare capacity included.
+    /// The most bytes the search held at once in its visited set, parent
+    /// records and queue, spare capacity included.
     pub memory_bytes: usize,
 }
 
@@ -221,7 +233,7 @@ pub fn solve(
         outcome,
         states_expanded: search.expanded,
         elapsed: began.elapsed(),
-        memory_bytes: search.visited.memory_bytes(),
+        memory_bytes: search.peak_bytes,
     })
 }
 
@@ -247,16 +259,67 @@ fn replay(start: &State, operations: &[Operation]) -> Result<(), SolveError> {
 /// One breadth-first search.
 struct Search {
     visited: Visited,
+    /// One record per state in discovery order (its id): the parent's id
+    /// and the operation, enough to spell the path back to the start.
+    parents: Vec<u32>,
     max_states: usize,
     expanded: usize,
+    /// With a second thread, the states per chunk of a pipelined level
+    /// ([`PIPELINE_CHUNK`]; smaller in tests).
+    pipeline: Option<usize>,
+    /// The most bytes held at once by the table, the parent records and
+    /// the two levels of the queue.
+    peak_bytes: usize,
+}
+
+/// How many states have their successors generated before any of those
+/// successors is looked up: their table slots are all touched first, so
+/// the cache misses overlap instead of following one another.
+const BATCH: usize = 64;
+
+/// Levels of fewer chunks than this are expanded on one thread: a second
+/// thread would cost more to start than it saves.
+const PIPELINE_MIN_CHUNKS: usize = 16;
+
+/// States whose successors are generated together in a pipelined level.
+const PIPELINE_CHUNK: usize = 256;
+
+/// The looking-up thread generates chunk `i` itself when
+/// `i % PIPELINE_SHARE == PIPELINE_SHARE - 1`.
+const PIPELINE_SHARE: usize = 3;
+
+/// True for the chunks of a level whose successors the looking-up thread
+/// generates itself.
+#[inline]
+fn generated_here(chunk_index: usize) -> bool {
+    chunk_index % PIPELINE_SHARE == PIPELINE_SHARE - 1
+}
+
+/// Chunks of successors that may wait for their look-ups; with the one
+/// being generated and the one being looked up, at most this plus two
+/// buffers exist.
+const PIPELINE_DEPTH: usize = 2;
+
+/// A successor waiting to be looked up.
+#[derive(Clone, Copy)]
+struct Candidate {
+    word: u64,
+    record: u32,
+    /// No shubble is left in it.
+    goal: bool,
 }
 
 impl Search {
     fn new(max_states: usize) -> Search {
         Search {
             visited: Visited::new(),
+            parents: Vec::new(),
             max_states,
             expanded: 0,
+            pipeline: thread::available_parallelism()
+                .is_ok_and(|n| n.get() > 1)
+                .then_some(PIPELINE_CHUNK),
+            peak_bytes: 0,
         }
     }
 
@@ -279,21 +342,30 @@ impl Search {
         self.visited.reserve_one();
         // The table is empty, so the start always finds a vacant slot.
         if let Probe::Vacant(slot) = self.visited.probe(word) {
-            self.visited.insert(slot, word, ROOT);
+            self.visited.insert(slot, word);
+            self.parents.push(ROOT);
         }
-        // The states of one depth are a contiguous run of ids, so the
-        // discovery order doubles as the queue.
-        let mut head = 0;
+        // The states of one depth are a contiguous run of ids; only the
+        // words of the level being expanded and of the next one are kept.
+        let mut level = vec![word];
+        let mut level_first_id = 0;
+        let mut next = Vec::new();
+        let mut batch = Vec::with_capacity(BATCH * Operation::ALL.len());
         let mut depth = 0;
-        while head < self.visited.len() {
-            let level_end = self.visited.len();
-            while head < level_end {
-                self.expanded += 1;
-                if let Some(outcome) = self.expand(head) {
-                    return outcome;
-                }
-                head += 1;
+        while !level.is_empty() {
+            let outcome = if let Some(chunk) = self.pipelined(&level) {
+                self.expand_pipelined(&level, level_first_id, chunk, &mut next)
+            } else {
+                self.expand_here(&level, level_first_id, &mut next, &mut batch)
+            };
+            self.note_memory(&level, &next);
+            if let Some(outcome) = outcome {
+                return outcome;
             }
+            self.expanded += level.len();
+            level_first_id += level.len();
+            // The expanded level's words are not needed any more.
+            level = std::mem::take(&mut next);
             depth += 1;
             progress.depth_done(depth, self.visited.len(), began.elapsed());
         }
@@ -302,38 +374,252 @@ impl Search {
         }
     }
 
-    /// Generates the successors of state `id`; an outcome when the search
+    /// Expands one level (whose first state has id `first_id`) on this
+    /// thread, [`BATCH`] states at a time.
+    fn expand_here(
+        &mut self,
+        level: &[u64],
+        first_id: usize,
+        next: &mut Vec<u64>,
+        batch: &mut Vec<Candidate>,
+    ) -> Option<SolveOutcome> {
+        for (index, chunk) in level.chunks(BATCH).enumerate() {
+            batch.clear();
+            for (offset, &word) in chunk.iter().enumerate() {
+                successors(word, first_id + index * BATCH + offset, batch);
+            }
+            self.visited.touch(batch);
+            if let Some(outcome) = self.look_up(batch, next) {
+                return Some(outcome);
+            }
+        }
+        None
+    }
+
+    /// Expands one level with a second thread generating the successors
+    /// of most chunks of [`PIPELINE_CHUNK`] states ahead while this one
+    /// looks them up; this thread generates every [`PIPELINE_SHARE`]th
+    /// chunk itself, since looking up is the lighter half of the work.
+    /// Look-ups stay on this thread and in the same order, so the ids, the
+    /// answer and every count are the same as [`Search::expand_here`]'s.
+    fn expand_pipelined(
+        &mut self,
+        level: &[u64],
+        first_id: usize,
+        chunk_states: usize,
+        next: &mut Vec<u64>,
+    ) -> Option<SolveOutcome> {
+        let (filled_tx, filled_rx) = mpsc::sync_channel::<Vec<Candidate>>(PIPELINE_DEPTH);
+        let (spare_tx, spare_rx) = mpsc::channel::<Vec<Candidate>>();
+        thread::scope(|scope| {
+            scope.spawn(move || {
+                for (index, chunk) in level.chunks(chunk_states).enumerate() {
+                    if generated_here(index) {
+                        continue;
+                    }
+                    let mut buffer = spare_rx.try_recv().unwrap_or_else(|_| {
+                        Vec::with_capacity(chunk_states * Operation::ALL.len())
+                    });
+                    buffer.clear();
+                    for (offset, &word) in chunk.iter().enumerate() {
+                        successors(word, first_id + index * chunk_states + offset, &mut buffer);
+                    }
+                    // Fails only when the search has ended and dropped the
+                    // receiver: then there is nothing left to do.
+                    if filled_tx.send(buffer).is_err() {
+                        return;
+                    }
+                }
+            });
+            // Dropping the receiver on return (an outcome found) makes the
+            // generating thread stop, and the scope waits for it.
+            self.look_up_chunks(level, first_id, chunk_states, filled_rx, spare_tx, next)
+        })
+    }
+
+    /// The looking-up side of [`Search::expand_pipelined`].
+    fn look_up_chunks(
+        &mut self,
+        level: &[u64],
+        first_id: usize,
+        chunk_states: usize,
+        filled: mpsc::Receiver<Vec<Candidate>>,
+        spare: mpsc::Sender<Vec<Candidate>>,
+        next: &mut Vec<u64>,
+    ) -> Option<SolveOutcome> {
+        let mut own = Vec::with_capacity(chunk_states * Operation::ALL.len());
+        for (index, chunk) in level.chunks(chunk_states).enumerate() {
+            let buffer = if generated_here(index) {
+                own.clear();
+                for (offset, &word) in chunk.iter().enumerate() {
+                    successors(word, first_id + index * chunk_states + offset, &mut own);
+                }
+                std::mem::take(&mut own)
+            } else {
+                // The generating thread sends its chunks in order and only
+                // stops early when this side has returned.
+                filled
+                    .recv()
+                    .expect("the generating thread sends every chunk")
+            };
+            for batch in buffer.chunks(BATCH * Operation::ALL.len()) {
+                self.visited.touch(batch);
+                if let Some(outcome) = self.look_up(batch, next) {
+                    return Some(outcome);
+                }
+            }
+            if generated_here(index) {
+                own = buffer;
+            } else {
+                // The generating thread may have finished; the buffer is
+                // then simply dropped.
+                let _ = spare.send(buffer);
+            }
+        }
+        None
+    }
+
+    /// Looks up a batch of successors in order, adding the new ones to
+    /// the visited set and to the next level; an outcome when the search
     /// ends there.
     #[inline]
-    fn expand(&mut self, id: usize) -> Option<SolveOutcome> {
-        let state = State::unpack(self.visited.word(id));
-        for (op_index, &operation) in Operation::ALL.iter().enumerate() {
-            let mut next = state;
-            if perform(&mut next, operation, &mut |_| {}).is_err() {
-                continue;
-            }
-            let word = next.pack();
+    fn look_up(&mut self, batch: &[Candidate], next: &mut Vec<u64>) -> Option<SolveOutcome> {
+        for candidate in batch {
             self.visited.reserve_one();
-            let Probe::Vacant(slot) = self.visited.probe(word) else {
+            let Probe::Vacant(slot) = self.visited.probe(candidate.word) else {
                 continue;
             };
-            if next.shubbles().is_empty() {
-                let mut operations = self.visited.path_to(id);
-                operations.push(operation);
+            let parent = (candidate.record >> 3) as usize;
+            if candidate.goal {
+                // States are expanded in id order, so every state up to
+                // the parent has been.
+                self.expanded = parent + 1;
+                let mut operations = self.path_to(parent);
+                operations.push(Operation::ALL[(candidate.record & 7) as usize]);
                 return Some(SolveOutcome::Solved {
                     operations,
                     states_visited: self.visited.len() + 1,
                 });
             }
             if self.visited.len() >= self.max_states {
+                self.expanded = parent + 1;
                 return Some(SolveOutcome::LimitReached {
                     states_visited: self.visited.len(),
                 });
             }
-            self.visited.insert(slot, word, parent_record(id, op_index));
+            self.visited.insert(slot, candidate.word);
+            push_compact(&mut self.parents, candidate.record);
+            push_compact(next, queue_entry(candidate.word, candidate.record));
         }
         None
     }
+
+    /// The operations from the start to state `id`.
+    fn path_to(&self, mut id: usize) -> Vec<Operation> {
+        let mut operations = Vec::new();
+        while id != 0 {
+            let record = self.parents[id];
+            operations.push(Operation::ALL[(record & 7) as usize]);
+            id = (record >> 3) as usize;
+        }
+        operations.reverse();
+        operations
+    }
+
+    /// The chunk size when `level` is to be expanded with a second
+    /// thread: levels shorter than [`PIPELINE_MIN_CHUNKS`] chunks are not
+    /// worth starting one for.
+    fn pipelined(&self, level: &[u64]) -> Option<usize> {
+        self.pipeline
+            .filter(|&chunk| level.len() >= PIPELINE_MIN_CHUNKS * chunk)
+    }
+
+    fn note_memory(&mut self, level: &Vec<u64>, next: &Vec<u64>) {
+        // Candidate buffers: one per pipeline slot, the one being filled,
+        // the one being looked up and this thread's own.
+        let buffers = match self.pipelined(level) {
+            Some(chunk) => (PIPELINE_DEPTH + 3) * chunk * Operation::ALL.len(),
+            None => BATCH * Operation::ALL.len(),
+        };
+        let bytes = self.visited.memory_bytes()
+            + self.parents.capacity() * std::mem::size_of::<u32>()
+            + (level.capacity() + next.capacity()) * std::mem::size_of::<u64>()
+            + buffers * std::mem::size_of::<Candidate>();
+        self.peak_bytes = self.peak_bytes.max(bytes);
+    }
+}
+
+/// Appends `value`, growing by an eighth rather than doubling so that spare
+/// capacity stays within an eighth of the contents.
+#[inline]
+fn push_compact<T>(vec: &mut Vec<T>, value: T) {
+    if vec.len() == vec.capacity() {
+        vec.reserve_exact((vec.len() / 8).max(1024));
+    }
+    vec.push(value);
+}
+
+/// The states one operation away from the queued state `entry` (whose id
+/// is `id`), in the order of [`Operation::ALL`], as the engine makes them.
+///
+/// One operation is left out: the stot move back, when `entry` was reached
+/// by a stot move (see [`queue_entry`]). A legal stot move makes nothing
+/// fall (BOX.md §5: nothing rests on the stot, and the cell it leaves
+/// stays empty), so moving back is legal and gives the parent again,
+/// which has been visited: leaving it out changes no answer and no count.
+#[inline]
+fn successors(entry: u64, id: usize, out: &mut Vec<Candidate>) {
+    let state = State::unpack(entry);
+    let back = MOVE_BACK[(entry >> QUEUE_OP_SHIFT) as usize & 7];
+    for (op_index, &operation) in Operation::ALL.iter().enumerate() {
+        if op_index == back {
+            continue;
+        }
+        let mut next = state;
+        if perform(&mut next, operation, &mut |_| {}).is_err() {
+            continue;
+        }
+        out.push(Candidate {
+            word: next.pack(),
+            record: parent_record(id, op_index),
+            goal: next.shubbles().is_empty(),
+        });
+    }
+}
+
+/// For a queue entry's operation tag (1 + index in [`Operation::ALL`], 0
+/// for none), the index of the stot move that undoes it; past the last
+/// index for a turn or no operation.
+const MOVE_BACK: [usize; 8] = {
+    let mut table = [usize::MAX; 8];
+    let mut tag = 1;
+    while tag <= Operation::ALL.len() {
+        if let Operation::StotMove(direction) = Operation::ALL[tag - 1] {
+            let mut back = 0;
+            while back < Operation::ALL.len() {
+                if let Operation::StotMove(other) = Operation::ALL[back] {
+                    if other as u8 == direction.opposite() as u8 {
+                        table[tag] = back;
+                    }
+                }
+                back += 1;
+            }
+        }
+        tag += 1;
+    }
+    table
+};
+
+/// Where a queue entry keeps the operation that led to it, above the
+/// packed state's 46 bits (which [`State::unpack`] ignores).
+const QUEUE_OP_SHIFT: u32 = 60;
+
+/// The queue's form of a new state: its packed word, and 1 + the index of
+/// the operation that led to it (0 for the start).
+#[inline]
+fn queue_entry(word: u64, record: u32) -> u64 {
+    debug_assert!(word >> 46 == 0, "a packed state has 46 bits");
+    word | ((record & 7) as u64 + 1) << QUEUE_OP_SHIFT
 }
 
 /// The parent record of the start, which has none; never followed because
@@ -353,55 +639,65 @@ enum Probe {
     Vacant(usize),
 }
 
-/// The visited set: packed states by id (in discovery order) with their
-/// parent records, and an open-addressing (linear probing) table of
-/// `id + 1` with 0 for an empty slot.
+/// The visited set: an open-addressing (linear probing) table holding the
+/// packed words themselves, 0 for an empty slot (no packed state is 0: the
+/// stot's cell is `11`). A look-up touches one place in memory, not a slot
+/// and then the word it points to.
 struct Visited {
-    words: Vec<u64>,
-    parents: Vec<u32>,
-    slots: Vec<u32>,
-    /// `64 - log2(slots.len())`: the hash's top bits pick the slot.
-    shift: u32,
+    slots: Vec<u64>,
+    len: usize,
 }
 
 /// Table size of a new search; small, since most searches are.
-const INITIAL_SLOTS_LOG2: u32 = 10;
+const INITIAL_SLOTS: usize = 1024;
 
 impl Visited {
     fn new() -> Visited {
         Visited {
-            words: Vec::new(),
-            parents: Vec::new(),
-            slots: vec![0; 1 << INITIAL_SLOTS_LOG2],
-            shift: 64 - INITIAL_SLOTS_LOG2,
+            slots: vec![0; INITIAL_SLOTS],
+            len: 0,
         }
     }
 
     fn len(&self) -> usize {
-        self.words.len()
+        self.len
     }
 
-    #[inline]
-    fn word(&self, id: usize) -> u64 {
-        self.words[id]
-    }
-
-    /// Fibonacci hashing; the xor folds the high cells into the low ones
-    /// first, since many states differ only in a few neighbouring cells.
+    /// Fibonacci hashing, then the high bits scaled to the table size
+    /// (which need not be a power of two); the xor folds the high cells
+    /// into the low ones first, since many states differ only in a few
+    /// neighbouring cells.
     #[inline]
     fn home(&self, word: u64) -> usize {
-        ((word ^ word >> 29).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize
+        let hash = (word ^ word >> 29).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        ((hash as u128 * self.slots.len() as u128) >> 64) as usize
+    }
+
+    /// Reads the home slot of every candidate, so that the cache misses of
+    /// a whole batch are in flight together before the look-ups, which
+    /// depend on one another, start.
+    #[inline]
+    fn touch(&self, batch: &[Candidate]) {
+        let mut sum = 0u64;
+        for candidate in batch {
+            sum = sum.wrapping_add(self.slots[self.home(candidate.word)]);
+        }
+        std::hint::black_box(sum);
     }
 
     #[inline]
     fn probe(&self, word: u64) -> Probe {
-        let mask = self.slots.len() - 1;
         let mut slot = self.home(word);
         loop {
             match self.slots[slot] {
                 0 => return Probe::Vacant(slot),
-                entry if self.words[entry as usize - 1] == word => return Probe::Present,
-                _ => slot = (slot + 1) & mask,
+                entry if entry == word => return Probe::Present,
+                _ => {
+                    slot += 1;
+                    if slot == self.slots.len() {
+                        slot = 0;
+                    }
+                }
             }
         }
     }
@@ -409,58 +705,90 @@ impl Visited {
     /// Puts a new state in the slot [`Visited::probe`] found for it, with
     /// no growth between the two (call [`Visited::reserve_one`] first).
     #[inline]
-    fn insert(&mut self, slot: usize, word: u64, parent: u32) {
-        if self.words.len() == self.words.capacity() {
-            // Grow by an eighth rather than doubling, so that spare
-            // capacity stays within an eighth of the records.
-            let more = (self.words.len() / 8).max(1024);
-            self.words.reserve_exact(more);
-            self.parents.reserve_exact(more);
-        }
-        self.words.push(word);
-        self.parents.push(parent);
-        // The id is below MAX_STATES, so `id + 1` fits in a u32.
-        self.slots[slot] = self.words.len() as u32;
+    fn insert(&mut self, slot: usize, word: u64) {
+        self.slots[slot] = word;
+        self.len += 1;
     }
 
     /// Makes sure one more state can go in while the table is at most 3/4
-    /// full, doubling it (and so leaving it 3/8 full) when needed.
+    /// full, making it half as large again (and so leaving it 1/2 full)
+    /// when needed.
     #[inline]
     fn reserve_one(&mut self) {
-        if (self.words.len() + 1) * 4 > self.slots.len() * 3 {
+        if (self.len + 1) * 4 > self.slots.len() * 3 {
             self.grow();
         }
     }
 
     #[cold]
     fn grow(&mut self) {
-        self.slots = vec![0; self.slots.len() * 2];
-        self.shift -= 1;
-        let mask = self.slots.len() - 1;
-        for (id, &word) in self.words.iter().enumerate() {
-            let mut slot = self.home(word);
-            while self.slots[slot] != 0 {
-                slot = (slot + 1) & mask;
+        let larger = vec![0; self.slots.len() / 2 * 3];
+        let old = std::mem::replace(&mut self.slots, larger);
+        for word in old.into_iter().filter(|&word| word != 0) {
+            if let Probe::Vacant(slot) = self.probe(word) {
+                self.slots[slot] = word;
             }
-            self.slots[slot] = id as u32 + 1;
         }
-    }
-
-    /// The operations from the start to state `id`.
-    fn path_to(&self, mut id: usize) -> Vec<Operation> {
-        let mut operations = Vec::new();
-        while id != 0 {
-            let record = self.parents[id];
-            operations.push(Operation::ALL[(record & 7) as usize]);
-            id = (record >> 3) as usize;
-        }
-        operations.reverse();
-        operations
     }
 
     fn memory_bytes(&self) -> usize {
-        self.words.capacity() * std::mem::size_of::<u64>()
-            + self.parents.capacity() * std::mem::size_of::<u32>()
-            + self.slots.capacity() * std::mem::size_of::<u32>()
+        self.slots.capacity() * std::mem::size_of::<u64>()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Runs one search with the given pipeline chunk size (`None`: one
+    /// thread) and returns what it found and counted.
+    fn search(start: &str, max_states: usize, pipeline: Option<usize>) -> (SolveOutcome, usize) {
+        let start = State::parse(start, false).expect("a valid state");
+        let mut search = Search::new(max_states);
+        search.pipeline = pipeline;
+        let outcome = search.run(&start, &mut NoProgress, Instant::now());
+        (outcome, search.expanded)
+    }
+
+    /// A second thread changes nothing but the time: tiny chunks make
+    /// almost every level pipelined, and goals and limits fall in the
+    /// middle of chunks generated by either thread.
+    #[test]
+    fn each_stot_move_is_undone_by_the_opposite_one() {
+        let chars: Vec<(char, char)> = MOVE_BACK
+            .iter()
+            .enumerate()
+            .filter(|&(_, &back)| back < Operation::ALL.len())
+            .map(|(tag, &back)| {
+                (
+                    Operation::ALL[tag - 1].to_char(),
+                    Operation::ALL[back].to_char(),
+                )
+            })
+            .collect();
+        assert_eq!(chars, [('<', '>'), ('>', '<'), ('^', 'v'), ('v', '^')]);
+    }
+
+    #[test]
+    fn pipelined_levels_give_the_same_answers_and_counts() {
+        let starts = [
+            "...................x...x@o...",
+            ".......@...............x.x.o.",
+            "..@......................xxo.",
+            // Figure 1(a): levels of thousands of states, cut by the limit.
+            ".........@...o....ooo..xox...",
+        ];
+        for start in starts {
+            for max_states in [50, 333, 30_000] {
+                let alone = search(start, max_states, None);
+                for chunk in [1, 2, 3, 7] {
+                    assert_eq!(
+                        search(start, max_states, Some(chunk)),
+                        alone,
+                        "{start} with chunks of {chunk}, limit {max_states}"
+                    );
+                }
+            }
+        }
     }
 }
