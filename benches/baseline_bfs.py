@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A straightforward breadth-first search for the puzzle of BOX.md, in plain
 Python: the baseline that `shubbles solve` is compared with in
-BENCHMARKS-solve.md. It implements the rules from BOX.md §1-§5 on its own
+BENCHMARKS.md. It implements the rules from BOX.md §1-§5 on its own
 (strings and coordinates, no bit tricks), so it also cross-checks the answer
 length of the Rust solver.
 

@@ -1,6 +1,6 @@
 //! Time to solve Figure 1(a) and states expanded per second.
 //!
-//! `cargo bench --bench solve`; results are recorded in BENCHMARKS-solve.md.
+//! `cargo bench --bench solve`; results are recorded in BENCHMARKS.md.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use shubbles::solve::{solve, NoProgress, SolveOutcome};

@@ -2,7 +2,7 @@
 //! states: outcomes, solution lengths, time, memory.
 //!
 //! `cargo run --release --example solve_survey` (results in
-//! BENCHMARKS-solve.md).
+//! BENCHMARKS.md).
 
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
