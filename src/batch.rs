@@ -9,7 +9,7 @@
 
 use std::collections::HashMap;
 use std::fmt;
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::sync::Arc;
@@ -20,7 +20,7 @@ use crate::ascii::picture;
 use crate::encode::{write_gif, write_png, EncodeError};
 use crate::engine::{Outcome, Scenario};
 use crate::error::InputError;
-use crate::event::Failure;
+use crate::output::write_atomically;
 use crate::render::{RenderOptions, Renderer};
 use crate::smooth::write_smooth_gif;
 
@@ -572,40 +572,11 @@ pub fn write_job(
         path: path.clone(),
         error,
     };
-    let mut builder = tempfile::Builder::new();
-    builder.prefix(".shubbles-").suffix(".tmp");
-    // A temporary file is private by default; the finished file should be
-    // as readable as any file the user makes.
-    #[cfg(unix)]
-    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o644));
-    let mut temporary = builder
-        .tempfile_in(out_dir)
-        .map_err(|error| not_written(error.into()))?;
-    let outcome = {
-        // Flushed here, not on drop, where an error (a full disk) would be
-        // lost and a short file renamed into place.
-        let mut out = BufWriter::new(temporary.as_file_mut());
-        let outcome =
-            write_output(&job.scenario, format, options, &mut out).map_err(not_written)?;
-        out.flush().map_err(|error| not_written(error.into()))?;
-        outcome
-    };
-    temporary
-        .persist(&path)
-        .map_err(|error| not_written(error.error.into()))?;
+    let outcome = write_atomically(&path, |out| {
+        write_output(&job.scenario, format, options, out)
+    })
+    .map_err(not_written)?;
     Ok(Rendered { path, outcome })
-}
-
-/// Why a run ended with `!`, in words: which operation failed and how.
-pub fn explain_failure(scenario: &Scenario, op: Option<usize>, failure: Failure) -> String {
-    match op.and_then(|i| scenario.operations.get(i).map(|operation| (i, operation))) {
-        Some((i, operation)) => format!(
-            "the run failed at operation {} `{operation}` ({}): {failure}",
-            i + 1,
-            operation.description()
-        ),
-        None => format!("the run failed while the start settled: {failure}"),
-    }
 }
 
 /// Counts for the closing line of a batch.

@@ -217,6 +217,18 @@ impl Scenario {
         Scenario::parse(state, operations, settle_first)
     }
 
+    /// Why a run ended with `!`, in words: which operation failed and how.
+    pub fn explain_failure(&self, op: Option<usize>, failure: Failure) -> String {
+        match op.and_then(|i| self.operations.get(i).map(|operation| (i, operation))) {
+            Some((i, operation)) => format!(
+                "the run failed at operation {} `{operation}` ({}): {failure}",
+                i + 1,
+                operation.description()
+            ),
+            None => format!("the run failed while the start settled: {failure}"),
+        }
+    }
+
     /// Every event of the run, lazily.
     pub fn events(&self) -> Simulation<'_> {
         Simulation {

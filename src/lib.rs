@@ -28,6 +28,7 @@ pub mod geometry;
 pub mod log;
 mod lzw;
 pub mod operation;
+pub mod output;
 pub mod palette;
 pub mod render;
 pub mod smooth;

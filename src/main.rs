@@ -643,49 +643,19 @@ fn solve_command(args: &SolveArgs) -> Ending {
     }
 }
 
-/// Writes `path` whole or not at all: into a temporary file beside it, then
-/// renamed over it, so a reader never sees half a GIF and an error leaves no
-/// file behind.
+/// [`shubbles::output::write_atomically`], with the path in the message.
 fn write_atomically(
     path: &Path,
     write: impl FnOnce(&mut dyn Write) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
-    let folder = match path.parent() {
-        Some(parent) if !parent.as_os_str().is_empty() => parent,
-        _ => Path::new("."),
-    };
-    let mut builder = tempfile::Builder::new();
-    builder.prefix(".shubbles-").suffix(".tmp");
-    // A temporary file is private by default; the finished GIF should be
-    // as readable as any file the user makes.
-    #[cfg(unix)]
-    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o644));
-    let mut temporary = builder
-        .tempfile_in(folder)
-        .with_context(|| format!("cannot create a file in {}", folder.display()))?;
-    {
-        let mut out = BufWriter::new(temporary.as_file_mut());
-        write(&mut out).with_context(|| format!("cannot write {}", path.display()))?;
-        out.flush()
-            .with_context(|| format!("cannot write {}", path.display()))?;
-    }
-    temporary
-        .persist(path)
-        .with_context(|| format!("cannot write {}", path.display()))?;
-    Ok(())
+    shubbles::output::write_atomically(path, write)
+        .with_context(|| format!("cannot write {}", path.display()))
 }
 
 /// Says on standard error which operation failed and why; standard output
 /// carries only the `!` the contract asks for.
 fn explain_failure(scenario: &Scenario, op: Option<usize>, failure: Failure) {
-    match op.and_then(|i| scenario.operations.get(i).map(|operation| (i, operation))) {
-        Some((i, operation)) => eprintln!(
-            "shubbles: the run failed at operation {} `{operation}` ({}): {failure}",
-            i + 1,
-            operation.description()
-        ),
-        None => eprintln!("shubbles: the run failed while the start settled: {failure}"),
-    }
+    eprintln!("shubbles: {}", scenario.explain_failure(op, failure));
 }
 
 const BATCH_HELP: &str = "\
@@ -794,7 +764,7 @@ fn run_batch(args: &BatchArgs) -> Ending {
         match result {
             Ok(rendered) => {
                 if let Some((op, failure)) = rendered.outcome.failure {
-                    let why = batch::explain_failure(&job.scenario, op, failure);
+                    let why = job.scenario.explain_failure(op, failure);
                     eprintln!("shubbles: {}: rendered `!`: {why}", job.location);
                 }
             }
