@@ -1,60 +1,16 @@
 //! `shubbles batch` as a user meets it: files written, lines reported,
 //! summary and exit status.
 
-use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 use shubbles::encode::write_png;
 use shubbles::render::{RenderOptions, Renderer};
 use shubbles::Scenario;
 
-const FIGURE_1A: &str = ".........@...o....ooo..xox...";
-const DEMO_OPS: &str = "+>|<-v+^+";
-const DEMO_RESULT: &str = "o........@..o....oox...xo....";
+mod common;
 
-struct Run {
-    code: i32,
-    stdout: Vec<u8>,
-    stderr: String,
-}
-
-fn shubbles_in(dir: &Path, args: &[&str], stdin: &str) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_shubbles"))
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary starts");
-    let mut input = child.stdin.take().expect("stdin is piped");
-    input
-        .write_all(stdin.as_bytes())
-        .expect("stdin takes the input");
-    drop(input);
-    let output = child.wait_with_output().expect("the binary ends");
-    Run {
-        code: output.status.code().unwrap_or(-1),
-        stdout: output.stdout,
-        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-    }
-}
-
-fn files_in(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .expect("the folder is readable")
-        .map(|entry| {
-            entry
-                .expect("entry")
-                .file_name()
-                .to_string_lossy()
-                .into_owned()
-        })
-        .collect();
-    names.sort();
-    names
-}
+use common::{files_in, shubbles_in, DEMO_OPS, DEMO_RESULT, FIGURE_1A};
 
 fn read(path: impl AsRef<Path>) -> Vec<u8> {
     std::fs::read(path.as_ref()).expect("the file was written")
@@ -211,9 +167,9 @@ fn gifs_are_byte_identical_to_the_gif_command() {
                 &["gif", state, ops, "-o", "-", "--cell-size", cell_size],
                 "",
             );
-            assert!(!single.stdout.is_empty());
+            assert!(!single.bytes.is_empty());
             assert!(
-                read(dir.path().join(format!("out/{name}.gif"))) == single.stdout,
+                read(dir.path().join(format!("out/{name}.gif"))) == single.bytes,
                 "{name} at cell size {cell_size}"
             );
         }
@@ -237,7 +193,7 @@ fn ascii_and_png_formats_show_the_end_of_the_run() {
         assert_eq!(run.code, 0, "{}", run.stderr);
     }
     let ascii = shubbles_in(dir.path(), &["ascii", FIGURE_1A, "+"], "");
-    assert_eq!(read(dir.path().join("ascii/turned.txt")), ascii.stdout);
+    assert_eq!(read(dir.path().join("ascii/turned.txt")), ascii.bytes);
     assert_eq!(read(dir.path().join("ascii/failed.txt")), b"!\n");
 
     let renderer = Renderer::new(&RenderOptions::default());
@@ -268,7 +224,7 @@ fn the_later_of_two_lines_with_one_name_is_invalid() {
         .stderr
         .contains("s.txt:2: invalid line: the output name \"same\" is already used by s.txt:1"));
     let single = shubbles_in(dir.path(), &["gif", FIGURE_1A, "+", "-o", "-"], "");
-    assert!(read(dir.path().join("out/Same.gif")) == single.stdout);
+    assert!(read(dir.path().join("out/Same.gif")) == single.bytes);
 }
 
 #[test]
@@ -298,7 +254,7 @@ fn help_explains_the_format_and_the_exit_statuses() {
         "",
     );
     assert_eq!(run.code, 0);
-    let help = String::from_utf8_lossy(&run.stdout);
+    let help = &run.stdout;
     for expected in [
         "STATE [OPS [NAME]]",
         "Examples:",

@@ -1,62 +1,11 @@
 //! The command line as a user meets it: outputs, exit statuses, messages and
 //! files (BOX.md §10).
 
-use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Stdio};
 
-const FIGURE_1A: &str = ".........@...o....ooo..xox...";
-const DEMO_OPS: &str = "+>|<-v+^+";
-const DEMO_RESULT: &str = "o........@..o....oox...xo....";
+mod common;
 
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-    bytes: Vec<u8>,
-}
-
-fn shubbles_in(dir: &Path, args: &[&str], stdin: &str) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_shubbles"))
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary starts");
-    let mut input = child.stdin.take().expect("stdin is piped");
-    input
-        .write_all(stdin.as_bytes())
-        .expect("stdin takes the input");
-    drop(input);
-    let output = child.wait_with_output().expect("the binary ends");
-    Run {
-        code: output.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-        bytes: output.stdout,
-    }
-}
-
-fn shubbles(args: &[&str], stdin: &str) -> Run {
-    shubbles_in(Path::new(env!("CARGO_TARGET_TMPDIR")), args, stdin)
-}
-
-fn files_in(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .expect("the folder is readable")
-        .map(|entry| {
-            entry
-                .expect("entry")
-                .file_name()
-                .to_string_lossy()
-                .into_owned()
-        })
-        .collect();
-    names.sort();
-    names
-}
+use common::{files_in, shubbles, shubbles_in, DEMO_OPS, DEMO_RESULT, FIGURE_1A};
 
 #[test]
 fn text_prints_the_final_state() {

@@ -1,0 +1,61 @@
+//! What the CLI test files share: running the binary as a user would and
+//! reading what it left behind.
+#![allow(dead_code)] // each test file uses its own part of this
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+pub const FIGURE_1A: &str = ".........@...o....ooo..xox...";
+pub const DEMO_OPS: &str = "+>|<-v+^+";
+pub const DEMO_RESULT: &str = "o........@..o....oox...xo....";
+
+pub struct Run {
+    pub code: i32,
+    /// Standard output as text (lossy) and as bytes.
+    pub stdout: String,
+    pub stderr: String,
+    pub bytes: Vec<u8>,
+}
+
+pub fn shubbles_in(dir: &Path, args: &[&str], stdin: &str) -> Run {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_shubbles"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    let mut input = child.stdin.take().expect("stdin is piped");
+    input
+        .write_all(stdin.as_bytes())
+        .expect("stdin takes the input");
+    drop(input);
+    let output = child.wait_with_output().expect("the binary ends");
+    Run {
+        code: output.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        bytes: output.stdout,
+    }
+}
+
+pub fn shubbles(args: &[&str], stdin: &str) -> Run {
+    shubbles_in(Path::new(env!("CARGO_TARGET_TMPDIR")), args, stdin)
+}
+
+pub fn files_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .expect("the folder is readable")
+        .map(|entry| {
+            entry
+                .expect("entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    names.sort();
+    names
+}
