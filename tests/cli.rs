@@ -492,63 +492,17 @@ fn solve_reports_its_limit_and_json() {
 }
 
 #[test]
-fn solve_can_render_its_answer() {
+fn solve_can_render_its_answer_as_gif_and_smooth() {
     let dir = tempfile::tempdir().expect("a temporary folder");
-    let run = shubbles_in(
-        dir.path(),
-        &[
-            "solve",
-            "...................x...x@o...",
-            "--gif",
-            "answer.gif",
-        ],
-        "",
-    );
-    assert_eq!(run.code, 0);
-    let answer = std::fs::read(dir.path().join("answer.gif")).expect("the GIF");
-    let direct = shubbles_in(
-        dir.path(),
-        &[
-            "gif",
-            "...................x...x@o...",
-            "+-",
-            "-o",
-            "direct.gif",
-        ],
-        "",
-    );
-    assert_eq!(direct.code, 0);
-    assert!(answer == std::fs::read(dir.path().join("direct.gif")).expect("the GIF"));
-}
-
-#[test]
-fn solve_can_render_its_answer_smoothly() {
-    let dir = tempfile::tempdir().expect("a temporary folder");
-    let run = shubbles_in(
-        dir.path(),
-        &[
-            "solve",
-            "...................x...x@o...",
-            "--smooth",
-            "answer.gif",
-        ],
-        "",
-    );
-    assert_eq!(run.code, 0, "{}", run.stderr);
-    let direct = shubbles_in(
-        dir.path(),
-        &[
-            "smooth",
-            "...................x...x@o...",
-            "+-",
-            "-o",
-            "direct.gif",
-        ],
-        "",
-    );
-    assert_eq!(direct.code, 0);
+    let state = "...................x...x@o...";
     let read = |name: &str| std::fs::read(dir.path().join(name)).expect("the GIF");
-    assert!(read("answer.gif") == read("direct.gif"));
+    for (flag, command) in [("--gif", "gif"), ("--smooth", "smooth")] {
+        let run = shubbles_in(dir.path(), &["solve", state, flag, "answer.gif"], "");
+        assert_eq!(run.code, 0, "{flag}: {}", run.stderr);
+        let direct = shubbles_in(dir.path(), &[command, state, "+-", "-o", "direct.gif"], "");
+        assert_eq!(direct.code, 0);
+        assert!(read("answer.gif") == read("direct.gif"), "{flag}");
+    }
 }
 
 #[test]
