@@ -30,6 +30,7 @@ mod lzw;
 pub mod operation;
 pub mod palette;
 pub mod render;
+mod resting;
 pub mod smooth;
 pub mod solve;
 pub mod state;
