@@ -40,16 +40,21 @@ const VERTICAL_SINGLES: u32 = 1 | 1 << 11 | 1 << 17 | 1 << 28;
 /// The opening's cell as a bit.
 const OPENING_BIT: u32 = 1 << 28;
 
-/// One entry per key: resting creature bits in bits 0..6, and from bit
-/// `8 + 3 i` how far the creature in the line's cell `i` falls.
-type LineTable = [u32; 512];
+/// One entry per key: resting creature bits in bits 0..6, from bit
+/// `8 + 3 i` how far the creature in the line's cell `i` falls, and from
+/// bit 32 the resting cells of a column as cell bits (for `x = 0`; see
+/// [`SPREAD_COLUMN`]), so that columns need no second look-up.
+type LineTable = [u64; 512];
+
+/// Where an entry's column cell bits start.
+const SPREAD_SHIFT: u32 = 32;
 
 /// Bit of a key where the stot's place (1 + its index in the line; 0 when
 /// it is not in the line) starts.
 const STOT_KEY_SHIFT: u32 = 6;
 
 const fn line_table(len: u32, toward_high: bool) -> LineTable {
-    let mut table = [0u32; 512];
+    let mut table = [0u64; 512];
     let mut key = 0;
     while key < 512 {
         let occupied = key & 63;
@@ -75,7 +80,8 @@ const fn line_table(len: u32, toward_high: bool) -> LineTable {
             }
             step += 1;
         }
-        table[key as usize] = entry;
+        table[key as usize] =
+            entry as u64 | (SPREAD_COLUMN[(entry & 31) as usize] as u64) << SPREAD_SHIFT;
         key += 1;
     }
     table
@@ -169,6 +175,23 @@ pub(crate) fn rest(shubbles: u32, smoles: u32, stot: u32, quarters: u8) -> Optio
     }
 }
 
+/// [`PLACES`] as the smoles use it: each cell's line (5: a one-cell line)
+/// and where its fall is in the line's table entry.
+const FALL_PLACES: [[(u8, u8); CELL_COUNT]; 2] = {
+    let mut table = [[(5u8, 0u8); CELL_COUNT]; 2];
+    let mut axis = 0;
+    while axis < 2 {
+        let mut cell = 0;
+        while cell < CELL_COUNT {
+            let (line, i) = PLACES[axis][cell];
+            table[axis][cell] = (line, 8 + 3 * i);
+            cell += 1;
+        }
+        axis += 1;
+    }
+    table
+};
+
 /// For each cell, the stot's key bits for every line when the stot is
 /// there: 3 bits per line (line `l` from bit `3 l`) holding 1 + the stot's
 /// index in that line, or 0. Rows `[0]`, columns `[1]`.
@@ -196,29 +219,18 @@ fn key(creatures: u32, stot_places: u32, line: u32) -> usize {
     (creatures | (stot_places >> (3 * line) & 7) << STOT_KEY_SHIFT) as usize & 511
 }
 
-/// Moves each smole by its fall: its line's key is made again and looked
-/// up (there are two smoles, against five or six lines).
+/// Moves each smole by its fall, read from its line's table entry.
 #[inline(always)]
-fn move_smoles<const Q: usize>(smoles: u32, creatures: u32, stot_places: u32) -> u32 {
+fn move_smoles<const Q: usize>(smoles: u32, entries: &[u64; 8]) -> u32 {
     let vertical = Q.is_multiple_of(2);
     let mut rest = smoles;
     let mut moved = 0;
     while rest != 0 {
         let cell = rest.trailing_zeros() as usize;
         rest &= rest - 1;
-        let (line, i) = PLACES[vertical as usize][cell];
-        let line = line as u32;
-        let entry = if vertical {
-            // Cells of one-cell lines never fall (their destinations are
-            // themselves), whatever this reads.
-            let cells = gather_column(creatures >> ((line + 1) & 31));
-            table::<Q>(5)[key(cells, stot_places, line)]
-        } else {
-            let line = line as usize % 5;
-            let cells = creatures >> ROW_START[line] & ((1 << ROW_LEN[line]) - 1);
-            table::<Q>(ROW_LEN[line])[key(cells, stot_places, line as u32)]
-        };
-        let fall = entry >> (8 + 3 * i as u32) & 7;
+        let (line, shift) = FALL_PLACES[vertical as usize][cell];
+        // One-cell lines have entry 0: they never fall.
+        let fall = entries[line as usize % 8] >> shift & 7;
         moved |= 1 << DESTINATIONS[Q][cell][fall as usize];
     }
     moved
@@ -239,14 +251,15 @@ fn rest_horizontal<const Q: usize>(shubbles: u32, smoles: u32, stot: u32) -> (u3
     let creatures = shubbles | smoles;
     let stot_places = STOT_PLACES[0][stot as usize % CELL_COUNT] as u32;
     let mut resting = 0;
+    let mut entries = [0u64; 8];
     let mut y = 0;
     while y < 5 {
         let cells = creatures >> ROW_START[y] & ((1 << ROW_LEN[y]) - 1);
-        let entry = table::<Q>(ROW_LEN[y])[key(cells, stot_places, y as u32)];
-        resting |= (entry & 63) << ROW_START[y];
+        entries[y] = table::<Q>(ROW_LEN[y])[key(cells, stot_places, y as u32)];
+        resting |= (entries[y] as u32 & 63) << ROW_START[y];
         y += 1;
     }
-    let smoles = move_smoles::<Q>(smoles, creatures, stot_places);
+    let smoles = move_smoles::<Q>(smoles, &entries);
     (resting & !smoles, smoles)
 }
 
@@ -255,14 +268,15 @@ fn rest_vertical<const Q: usize>(shubbles: u32, smoles: u32, stot: u32) -> (u32,
     let creatures = shubbles | smoles;
     let stot_places = STOT_PLACES[1][stot as usize % CELL_COUNT] as u32;
     let mut resting = creatures & VERTICAL_SINGLES;
+    let mut entries = [0u64; 8];
     let mut x = 0;
     while x < 5 {
         let cells = gather_column(creatures >> (x + 1));
-        let entry = table::<Q>(5)[key(cells, stot_places, x)];
-        resting |= SPREAD_COLUMN[(entry & 31) as usize] << (x + 1);
+        entries[x as usize] = table::<Q>(5)[key(cells, stot_places, x)];
+        resting |= ((entries[x as usize] >> SPREAD_SHIFT) as u32) << (x + 1);
         x += 1;
     }
-    let smoles = move_smoles::<Q>(smoles, creatures, stot_places);
+    let smoles = move_smoles::<Q>(smoles, &entries);
     (resting & !smoles, smoles)
 }
 
