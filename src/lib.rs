@@ -31,6 +31,7 @@ pub mod operation;
 pub mod output;
 pub mod palette;
 pub mod render;
+mod resting;
 pub mod smooth;
 pub mod solve;
 pub mod state;

@@ -3,7 +3,9 @@
 //!
 //! Breadth-first search over stable (cells, orientation) states, each packed
 //! in one `u64` by [`State::pack`]. Successors come from the engine's
-//! [`perform`], so the search follows exactly the rules every other command
+//! [`perform_quietly`] (the rules of [`crate::engine::perform`], with the
+//! falling worked out in one step by [`State::settled`] since no events are
+//! wanted), so the search follows exactly the rules every other command
 //! follows; an operation that fails (a refused stot move, a smole leaving)
 //! leads to no state. Because states are found in order of distance, the
 //! first state without shubbles is at the fewest operations (`|` counts as
@@ -18,7 +20,7 @@
 //! successors waiting to be looked up. For Figure 1(a) that is 24.6 bytes
 //! per visited state at the peak.
 //!
-//! Speed comes from the engine's per-gravity settle loop and from the
+//! Speed comes from the engine's closed-form settle and from the
 //! table: successors of [`BATCH`] states are generated first and their
 //! home slots all read before the look-ups start, so their cache misses
 //! overlap; a look-up then reads one place in memory. On a machine with
@@ -50,7 +52,7 @@ use std::sync::mpsc;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crate::engine::{perform, Scenario};
+use crate::engine::{perform_quietly, Scenario};
 use crate::operation::{format_operations, Operation};
 use crate::state::State;
 
@@ -576,7 +578,7 @@ fn successors(entry: u64, id: usize, out: &mut Vec<Candidate>) {
             continue;
         }
         let mut next = state;
-        if perform(&mut next, operation, &mut |_| {}).is_err() {
+        if perform_quietly(&mut next, operation).is_err() {
             continue;
         }
         out.push(Candidate {

@@ -247,3 +247,23 @@ proptest! {
         prop_assert!(gif_of(&mut read.frames()) == gif_of(&mut scenario.frames()));
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    /// The solver's quiet operations (closed-form settle, no events) end
+    /// where the event-producing ones end, and fail where they fail.
+    #[test]
+    fn quiet_operations_agree_with_the_engine(start in valid_state(), ops in operations(40)) {
+        let mut loud = start;
+        let mut quiet = start;
+        for operation in ops {
+            let expected = shubbles::engine::perform(&mut loud, operation, &mut |_| {});
+            prop_assert_eq!(shubbles::engine::perform_quietly(&mut quiet, operation), expected);
+            if expected.is_err() {
+                break;
+            }
+            prop_assert_eq!(quiet, loud);
+        }
+    }
+}
