@@ -3,9 +3,9 @@
 //! The operations are drawn with a fixed seed, each kept only if it succeeds
 //! from where the run is.
 
-use shubbles::engine::legal_operations;
+use shubbles::engine::seeded_legal_operations;
 use shubbles::operation::format_operations;
-use shubbles::{Operation, Scenario};
+use shubbles::Scenario;
 
 fn main() {
     let length: usize = match std::env::args().nth(1).map(|n| n.parse()) {
@@ -16,15 +16,7 @@ fn main() {
             std::process::exit(2);
         }
     };
-    let mut seed = 0x2545_F491_4F6C_DD1D_u64;
-    let candidates = std::iter::repeat_with(move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        Operation::ALL[(seed % 7) as usize]
-    });
     let start = Scenario::figure_1a().start;
-    let mut operations = legal_operations(start, candidates.take(length * 4));
-    operations.truncate(length);
+    let operations = seeded_legal_operations(start, length, 0x2545_F491_4F6C_DD1D);
     println!("{start} {}", format_operations(&operations));
 }
