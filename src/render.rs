@@ -412,19 +412,18 @@ impl Renderer {
     /// A renderer for the 1-second GIF and still pictures: the canvas fits
     /// the box at every quarter turn.
     pub fn new(options: &RenderOptions) -> Renderer {
-        let layout = Layout::new(options, false);
-        Renderer {
-            empty_boxes: EmptyBoxes::shared(&layout),
-            layout,
-            options: options.clone(),
-        }
+        Renderer::with_layout(options, false)
     }
 
     /// A renderer whose canvas fits the box turned by any angle (the circle
     /// around it): the smooth animation's. Frames drawn by it look as
     /// [`Renderer::new`]'s do, with more space around them.
     pub fn any_angle(options: &RenderOptions) -> Renderer {
-        let layout = Layout::new(options, true);
+        Renderer::with_layout(options, true)
+    }
+
+    fn with_layout(options: &RenderOptions, any_angle: bool) -> Renderer {
+        let layout = Layout::new(options, any_angle);
         Renderer {
             empty_boxes: EmptyBoxes::shared(&layout),
             layout,

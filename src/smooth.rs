@@ -117,6 +117,19 @@ impl<I: Iterator<Item = Frame>> Shots<I> {
         self.in_operation += 1;
     }
 
+    /// `steps` pictures from `before` to the frame `next`: the motion at
+    /// `1/steps`, `2/steps`, … of the way, then `next` itself, at rest.
+    fn glide(&mut self, before: State, next: Frame, steps: usize, motion: impl Fn(f32) -> Motion) {
+        for i in 1..steps {
+            self.push(Shot::Moving {
+                before,
+                toward: next,
+                motion: motion(i as f32 / steps as f32),
+            });
+        }
+        self.push(Shot::Still(next));
+    }
+
     fn rest(&mut self, frame: Frame, pictures: usize) {
         for _ in 0..pictures {
             self.push(Shot::Still(frame));
@@ -177,31 +190,15 @@ impl<I: Iterator<Item = Frame>> Shots<I> {
                     self.rest(last, PAUSE_AFTER_TURN);
                 }
             }
-            Event::Fell { moved } => {
-                for i in 1..FALL_TICK {
-                    self.push(Shot::Moving {
-                        before,
-                        toward: next,
-                        motion: Motion::Falling {
-                            moved,
-                            progress: i as f32 / FALL_TICK as f32,
-                        },
-                    });
-                }
-                self.push(Shot::Still(next));
-            }
+            Event::Fell { moved } => self.glide(before, next, FALL_TICK, |t| Motion::Falling {
+                moved,
+                progress: t,
+            }),
             Event::StotMoved { to, .. } => {
-                for i in 1..STOT_SLIDE {
-                    self.push(Shot::Moving {
-                        before,
-                        toward: next,
-                        motion: Motion::StotSliding {
-                            to,
-                            progress: ease(i as f32 / STOT_SLIDE as f32),
-                        },
-                    });
-                }
-                self.push(Shot::Still(next));
+                self.glide(before, next, STOT_SLIDE, |t| Motion::StotSliding {
+                    to,
+                    progress: ease(t),
+                })
             }
             // Frames are made by the three events above only.
             Event::Left { .. } | Event::Failed(_) => self.push(Shot::Still(next)),
