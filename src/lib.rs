@@ -35,6 +35,7 @@ mod resting;
 pub mod smooth;
 pub mod solve;
 pub mod state;
+mod successors;
 pub mod text;
 
 pub use encode::{write_gif, write_png, EncodeError, GifWriter};

@@ -2,14 +2,13 @@
 //! shubble has left the box and both smoles are still in it.
 //!
 //! Breadth-first search over stable (cells, orientation) states, each packed
-//! in one `u64` by [`State::pack`]. Successors come from the engine's
-//! [`perform_quietly`] (the rules of [`crate::engine::perform`], with the
-//! falling worked out in one step by [`State::settled`] since no events are
-//! wanted), so the search follows exactly the rules every other command
-//! follows; an operation that fails (a refused stot move, a smole leaving)
-//! leads to no state. Because states are found in order of distance, the
-//! first state without shubbles is at the fewest operations (`|` counts as
-//! one).
+//! in one `u64` by [`State::pack`]. Successors come from
+//! the crate's `successors` module, the engine's rules worked on the packed word (a
+//! property test holds it to [`crate::engine::perform_quietly`], and so to
+//! [`crate::engine::perform`]); an operation that fails (a refused stot
+//! move, a smole leaving) leads to no state. Because states are found in
+//! order of distance, the first state without shubbles is at the fewest
+//! operations (`|` counts as one).
 //!
 //! Memory is the limit on how far a search can go, so the visited set is
 //! compact: an open-addressing table holding the packed words themselves,
@@ -52,9 +51,10 @@ use std::sync::mpsc;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crate::engine::{perform_quietly, Scenario};
+use crate::engine::Scenario;
 use crate::operation::{format_operations, Operation};
 use crate::state::State;
+use crate::successors::PACKED_BITS;
 
 /// The most states a search can hold: a parent record keeps the parent's
 /// index in 29 bits next to the 3-bit operation. Larger limits are clamped
@@ -307,6 +307,8 @@ const PIPELINE_DEPTH: usize = 2;
 struct Candidate {
     word: u64,
     record: u32,
+    /// What the expansion of this state may leave out.
+    skip: u8,
     /// No shubble is left in it.
     goal: bool,
 }
@@ -511,7 +513,7 @@ impl Search {
             }
             self.visited.insert(slot, candidate.word);
             push_compact(&mut self.parents, candidate.record);
-            push_compact(next, queue_entry(candidate.word, candidate.record));
+            push_compact(next, queue_entry(candidate.word, candidate.skip));
         }
         None
     }
@@ -562,66 +564,86 @@ fn push_compact<T>(vec: &mut Vec<T>, value: T) {
 }
 
 /// The states one operation away from the queued state `entry` (whose id
-/// is `id`), in the order of [`Operation::ALL`], as the engine makes them.
+/// is `id`), in the order of [`Operation::ALL`], as the engine makes them,
+/// each with the operations its own expansion may leave out (see
+/// [`queue_entry`]).
 ///
-/// One operation is left out: the stot move back, when `entry` was reached
-/// by a stot move (see [`queue_entry`]). A legal stot move makes nothing
-/// fall (BOX.md §5: nothing rests on the stot, and the cell it leaves
-/// stays empty), so moving back is legal and gives the parent again,
-/// which has been visited: leaving it out changes no answer and no count.
+/// The operations `entry` names are left out because they can only give
+/// states already visited, so leaving them out changes no answer and no
+/// count:
+///
+/// * after a stot move, the move back. A legal stot move makes nothing
+///   fall (BOX.md §5: nothing rests on the stot, and the cell it leaves
+///   stays empty), so moving back is legal and gives the parent again.
+/// * after a turn in which nothing fell, every turn. Where a turn ends
+///   depends only on the cells and the orientation turned to, and the
+///   cells are the parent's: the parent's own three turns, already looked
+///   up, reach every other orientation, and turning back gives the parent.
 #[inline]
 fn successors(entry: u64, id: usize, out: &mut Vec<Candidate>) {
-    let state = State::unpack(entry);
-    let back = MOVE_BACK[(entry >> QUEUE_OP_SHIFT) as usize & 7];
-    for (op_index, &operation) in Operation::ALL.iter().enumerate() {
-        if op_index == back {
-            continue;
-        }
-        let mut next = state;
-        if perform_quietly(&mut next, operation).is_err() {
-            continue;
-        }
+    let skip = (entry >> SKIP_SHIFT) as u8;
+    let word = entry & PACKED_BITS;
+    crate::successors::for_each(word, skip, |op_index, next| {
+        let skip_next = if op_index < TURNS {
+            // Only the orientation changed: nothing fell.
+            if (next ^ word) & !ORIENTATION_FIELD == 0 {
+                ALL_TURNS
+            } else {
+                0
+            }
+        } else {
+            MOVE_BACK[op_index]
+        };
         out.push(Candidate {
-            word: next.pack(),
+            word: next,
+            skip: skip_next,
             record: parent_record(id, op_index),
-            goal: next.shubbles().is_empty(),
-        });
-    }
+            goal: State::packed_without_shubbles(next),
+        })
+    });
 }
 
-/// For a queue entry's operation tag (1 + index in [`Operation::ALL`], 0
-/// for none), the index of the stot move that undoes it; past the last
-/// index for a turn or no operation.
-const MOVE_BACK: [usize; 8] = {
-    let mut table = [usize::MAX; 8];
-    let mut tag = 1;
-    while tag <= Operation::ALL.len() {
-        if let Operation::StotMove(direction) = Operation::ALL[tag - 1] {
+/// The turns come first in [`Operation::ALL`], then the stot moves.
+const TURNS: usize = 3;
+
+/// The bits of the turns in a skip mask.
+const ALL_TURNS: u8 = (1 << TURNS) - 1;
+
+/// The orientation's bits in a packed state.
+const ORIENTATION_FIELD: u64 = 3 << crate::state::PACKED_ORIENTATION;
+
+/// For each operation of [`Operation::ALL`] that is a stot move, the skip
+/// mask bit of the move that undoes it; 0 for a turn.
+const MOVE_BACK: [u8; 7] = {
+    let mut table = [0; 7];
+    let mut index = 0;
+    while index < Operation::ALL.len() {
+        if let Operation::StotMove(direction) = Operation::ALL[index] {
             let mut back = 0;
             while back < Operation::ALL.len() {
                 if let Operation::StotMove(other) = Operation::ALL[back] {
                     if other as u8 == direction.opposite() as u8 {
-                        table[tag] = back;
+                        table[index] = 1 << back;
                     }
                 }
                 back += 1;
             }
         }
-        tag += 1;
+        index += 1;
     }
     table
 };
 
-/// Where a queue entry keeps the operation that led to it, above the
-/// packed state's 46 bits (which [`State::unpack`] ignores).
-const QUEUE_OP_SHIFT: u32 = 60;
+/// Where a queue entry keeps its skip mask, above the packed state's 46
+/// bits.
+const SKIP_SHIFT: u32 = 56;
 
-/// The queue's form of a new state: its packed word, and 1 + the index of
-/// the operation that led to it (0 for the start).
+/// The queue's form of a new state: its packed word, and the operations
+/// its expansion leaves out (one bit per index in [`Operation::ALL`]).
 #[inline]
-fn queue_entry(word: u64, record: u32) -> u64 {
-    debug_assert!(word >> 46 == 0, "a packed state has 46 bits");
-    word | ((record & 7) as u64 + 1) << QUEUE_OP_SHIFT
+fn queue_entry(word: u64, skip: u8) -> u64 {
+    debug_assert!(word & !PACKED_BITS == 0, "a packed state has 46 bits");
+    word | (skip as u64) << SKIP_SHIFT
 }
 
 /// The parent record of the start, which has none; never followed because
@@ -752,25 +774,30 @@ mod tests {
         (outcome, search.expanded)
     }
 
-    /// A second thread changes nothing but the time: tiny chunks make
-    /// almost every level pipelined, and goals and limits fall in the
-    /// middle of chunks generated by either thread.
     #[test]
     fn each_stot_move_is_undone_by_the_opposite_one() {
         let chars: Vec<(char, char)> = MOVE_BACK
             .iter()
             .enumerate()
-            .filter(|&(_, &back)| back < Operation::ALL.len())
-            .map(|(tag, &back)| {
+            .filter(|&(_, &back)| back != 0)
+            .map(|(index, &back)| {
                 (
-                    Operation::ALL[tag - 1].to_char(),
-                    Operation::ALL[back].to_char(),
+                    Operation::ALL[index].to_char(),
+                    Operation::ALL[back.trailing_zeros() as usize].to_char(),
                 )
             })
             .collect();
         assert_eq!(chars, [('<', '>'), ('>', '<'), ('^', 'v'), ('v', '^')]);
+        let turns: String = Operation::ALL[..TURNS]
+            .iter()
+            .map(|op| op.to_char())
+            .collect();
+        assert_eq!(turns, "+-|");
     }
 
+    /// A second thread changes nothing but the time: tiny chunks make
+    /// almost every level pipelined, and goals and limits fall in the
+    /// middle of chunks generated by either thread.
     #[test]
     fn pipelined_levels_give_the_same_answers_and_counts() {
         let starts = [
@@ -788,6 +815,90 @@ mod tests {
                         search(start, max_states, Some(chunk)),
                         alone,
                         "{start} with chunks of {chunk}, limit {max_states}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// The search the solver must agree with: breadth-first in the order
+    /// of [`Operation::ALL`], every operation tried through the engine,
+    /// the goal tested when a state is found. Returns the outcome and the
+    /// number of states expanded.
+    fn straightforward(start: &str, max_states: usize) -> (SolveOutcome, usize) {
+        use std::collections::{HashSet, VecDeque};
+        let start = State::parse(start, false).expect("a valid state");
+        if start.shubbles().is_empty() {
+            let solved = SolveOutcome::Solved {
+                operations: Vec::new(),
+                states_visited: 1,
+            };
+            return (solved, 0);
+        }
+        if max_states == 0 {
+            return (SolveOutcome::LimitReached { states_visited: 0 }, 0);
+        }
+        let mut seen = HashSet::from([start.pack()]);
+        let mut queue = VecDeque::from([(start, Vec::new())]);
+        let mut expanded = 0;
+        while let Some((state, path)) = queue.pop_front() {
+            expanded += 1;
+            for operation in Operation::ALL {
+                let mut next = state;
+                if crate::engine::perform_quietly(&mut next, operation).is_err()
+                    || seen.contains(&next.pack())
+                {
+                    continue;
+                }
+                let mut path = path.clone();
+                path.push(operation);
+                if next.shubbles().is_empty() {
+                    let solved = SolveOutcome::Solved {
+                        operations: path,
+                        states_visited: seen.len() + 1,
+                    };
+                    return (solved, expanded);
+                }
+                if seen.len() >= max_states {
+                    let limit = SolveOutcome::LimitReached {
+                        states_visited: seen.len(),
+                    };
+                    return (limit, expanded);
+                }
+                seen.insert(next.pack());
+                queue.push_back((next, path));
+            }
+        }
+        (
+            SolveOutcome::Unsolvable {
+                states_visited: seen.len(),
+            },
+            expanded,
+        )
+    }
+
+    /// What the solver leaves out (moves back, turns after a still turn)
+    /// and how it looks states up change nothing: the same answer, the
+    /// same counts and the same limit outcomes as the straightforward
+    /// search, on either number of threads.
+    #[test]
+    fn the_search_agrees_with_a_straightforward_one() {
+        let starts = [
+            "...................x...x@o...",
+            ".......@...............x.x.o.",
+            "..@......................xxo.",
+            "o..........x..x.....@........",
+            "......o.....@......oo..xxooo.",
+            ".........@...o....ooo..xox...",
+        ];
+        for start in starts {
+            for max_states in [0, 1, 50, 333, 20_000] {
+                let expected = straightforward(start, max_states);
+                for pipeline in [None, Some(3)] {
+                    assert_eq!(
+                        search(start, max_states, pipeline),
+                        expected,
+                        "{start} with limit {max_states}, pipeline {pipeline:?}"
                     );
                 }
             }

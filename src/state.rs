@@ -306,10 +306,10 @@ impl State {
 }
 
 /// Where the fields of a packed state start (see [`State::pack`]).
-const PACKED_LOWER_SMOLE: u32 = CELL_COUNT as u32;
-const PACKED_HIGHER_SMOLE: u32 = PACKED_LOWER_SMOLE + 5;
-const PACKED_STOT: u32 = PACKED_HIGHER_SMOLE + 5;
-const PACKED_ORIENTATION: u32 = PACKED_STOT + 5;
+pub(crate) const PACKED_LOWER_SMOLE: u32 = CELL_COUNT as u32;
+pub(crate) const PACKED_HIGHER_SMOLE: u32 = PACKED_LOWER_SMOLE + 5;
+pub(crate) const PACKED_STOT: u32 = PACKED_HIGHER_SMOLE + 5;
+pub(crate) const PACKED_ORIENTATION: u32 = PACKED_STOT + 5;
 
 /// `kind` after the creatures in `moved` took one step along `gravity`; one
 /// that steps through the opening drops out of the set.

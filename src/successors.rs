@@ -1,0 +1,268 @@
+//! The states one operation away from a packed stable state: the engine's
+//! rules in the form the solver needs, on the packed word itself.
+//!
+//! [`crate::engine::perform_quietly`] gives the same states (a property
+//! test checks every operation from random runs), but through a [`State`]
+//! and a failure reason for each refused operation, which the solver drops.
+//! Here a turn is the closed-form settle of [`crate::resting`] with the new
+//! gravity known at compile time, and a stot move is a test of two cell
+//! bits and a new stot field; nothing is unpacked into cell sets and back.
+//!
+//! [`State`]: crate::State
+
+use crate::geometry::{Cell, Direction, Neighbour, Orientation, CELL_COUNT};
+use crate::operation::Turn;
+use crate::resting;
+use crate::state::{PACKED_HIGHER_SMOLE, PACKED_LOWER_SMOLE, PACKED_ORIENTATION, PACKED_STOT};
+
+/// The bits of a packed state (see [`crate::State::pack`]).
+pub(crate) const PACKED_BITS: u64 = (1 << (PACKED_ORIENTATION + 2)) - 1;
+
+const CELL_BITS: u64 = (1 << CELL_COUNT) - 1;
+const STOT_FIELD: u64 = 31 << PACKED_STOT;
+
+/// Calls `found(index, successor)` for each operation of
+/// [`crate::Operation::ALL`] (in that order; `index` is its place there) that
+/// succeeds from the packed stable state `word`, with the packed state it
+/// leads to. The operations whose bits (`1 << index`) are set in `skip`
+/// are left out. Bits of `word` above [`PACKED_BITS`]
+/// are ignored.
+#[inline(always)]
+pub(crate) fn for_each(word: u64, skip: u8, found: impl FnMut(usize, u64)) {
+    let word = word & PACKED_BITS;
+    let field = |shift: u32| (word >> shift) as u32 & 31;
+    let box_now = Packed {
+        word,
+        shubbles: (word & CELL_BITS) as u32,
+        smoles: 1 << field(PACKED_LOWER_SMOLE) | 1 << field(PACKED_HIGHER_SMOLE),
+        stot: field(PACKED_STOT),
+    };
+    // One copy of the work per orientation, so that every turn's gravity
+    // and every table row below is a constant.
+    match field(PACKED_ORIENTATION) & 3 {
+        0 => box_now.successors::<0>(skip, found),
+        1 => box_now.successors::<1>(skip, found),
+        2 => box_now.successors::<2>(skip, found),
+        _ => box_now.successors::<3>(skip, found),
+    }
+}
+
+/// A packed state and its fields.
+struct Packed {
+    word: u64,
+    shubbles: u32,
+    smoles: u32,
+    stot: u32,
+}
+
+impl Packed {
+    /// Every operation's successor, unrolled: the order is
+    /// [`crate::Operation::ALL`]'s (a test checks it).
+    #[inline(always)]
+    fn successors<const Q: u8>(&self, skip: u8, mut found: impl FnMut(usize, u64)) {
+        // Skipped operations are not worked out at all.
+        #[inline(always)]
+        fn offer(
+            skip: u8,
+            index: usize,
+            next: impl FnOnce() -> Option<u64>,
+            found: &mut impl FnMut(usize, u64),
+        ) {
+            if skip >> index & 1 == 0 {
+                if let Some(next) = next() {
+                    found(index, next);
+                }
+            }
+        }
+        offer(skip, 0, || self.turned::<Q>(Turn::Clockwise), &mut found);
+        offer(
+            skip,
+            1,
+            || self.turned::<Q>(Turn::CounterClockwise),
+            &mut found,
+        );
+        offer(skip, 2, || self.turned::<Q>(Turn::Half), &mut found);
+        offer(
+            skip,
+            3,
+            || self.stot_moved::<Q>(Direction::Left),
+            &mut found,
+        );
+        offer(
+            skip,
+            4,
+            || self.stot_moved::<Q>(Direction::Right),
+            &mut found,
+        );
+        offer(skip, 5, || self.stot_moved::<Q>(Direction::Up), &mut found);
+        offer(
+            skip,
+            6,
+            || self.stot_moved::<Q>(Direction::Down),
+            &mut found,
+        );
+    }
+
+    /// The box turned and settled; `None` when a smole falls out.
+    #[inline(always)]
+    fn turned<const Q: u8>(&self, turn: Turn) -> Option<u64> {
+        let to = match turn {
+            Turn::Clockwise => (Q + 1) & 3,
+            Turn::CounterClockwise => (Q + 3) & 3,
+            Turn::Half => (Q + 2) & 3,
+        };
+        let (shubbles, smoles) = resting::rest(self.shubbles, self.smoles, self.stot, to)?;
+        Some(
+            shubbles as u64
+                | (smoles.trailing_zeros() as u64 & 31) << PACKED_LOWER_SMOLE
+                | ((31 - smoles.leading_zeros() as u64) & 31) << PACKED_HIGHER_SMOLE
+                | (self.stot as u64) << PACKED_STOT
+                | (to as u64) << PACKED_ORIENTATION,
+        )
+    }
+
+    /// The stot moved one cell (BOX.md §5): refused into a wall, the
+    /// opening or a creature, and when a creature rests on it. Nothing
+    /// falls after a legal move, so the creatures stay where they are.
+    #[inline(always)]
+    fn stot_moved<const Q: u8>(&self, direction: Direction) -> Option<u64> {
+        let stot = self.stot as usize % CELL_COUNT;
+        let creatures = self.shubbles | self.smoles;
+        let to = STOT_DESTINATIONS[direction_index(direction)][stot];
+        let blocked = to == NO_CELL
+            || creatures >> to & 1 == 1
+            || creatures & RESTING_ON[Q as usize][stot] != 0;
+        (!blocked).then_some(self.word & !STOT_FIELD | (to as u64) << PACKED_STOT)
+    }
+}
+
+/// [`Direction::ALL`]'s order, for the tables below.
+#[inline(always)]
+const fn direction_index(direction: Direction) -> usize {
+    match direction {
+        Direction::Left => 0,
+        Direction::Right => 1,
+        Direction::Up => 2,
+        Direction::Down => 3,
+    }
+}
+
+/// A wall or the opening: where the stot cannot go.
+const NO_CELL: u8 = u8::MAX;
+
+/// The cell next to each cell in each direction (by [`direction_index`]),
+/// or [`NO_CELL`].
+const STOT_DESTINATIONS: [[u8; CELL_COUNT]; 4] = {
+    let mut table = [[NO_CELL; CELL_COUNT]; 4];
+    let mut d = 0;
+    while d < 4 {
+        let direction = Direction::ALL[d];
+        let mut cell = 0;
+        while cell < CELL_COUNT {
+            if let Some(from) = Cell::new(cell) {
+                if let Neighbour::Cell(to) = from.neighbour(direction) {
+                    table[direction_index(direction)][cell] = to.index() as u8;
+                }
+            }
+            cell += 1;
+        }
+        d += 1;
+    }
+    table
+};
+
+/// For each orientation and stot cell, the bit of the cell whose creature
+/// would rest on the stot (the cell against gravity), or 0.
+const RESTING_ON: [[u32; CELL_COUNT]; 4] = {
+    let mut table = [[0; CELL_COUNT]; 4];
+    let mut quarters = 0;
+    while quarters < 4 {
+        let above = Orientation::from_quarters(quarters as i32)
+            .gravity()
+            .opposite();
+        let mut cell = 0;
+        while cell < CELL_COUNT {
+            if let Some(stot) = Cell::new(cell) {
+                if let Neighbour::Cell(on) = stot.neighbour(above) {
+                    table[quarters][cell] = 1 << on.index();
+                }
+            }
+            cell += 1;
+        }
+        quarters += 1;
+    }
+    table
+};
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::engine::perform_quietly;
+    use crate::Operation;
+    use crate::{Scenario, State};
+
+    /// What the engine says each operation from `state` leads to.
+    fn by_the_engine(state: &State) -> Vec<(usize, u64)> {
+        Operation::ALL
+            .into_iter()
+            .enumerate()
+            .filter_map(|(index, operation)| {
+                let mut next = *state;
+                perform_quietly(&mut next, operation).ok()?;
+                Some((index, next.pack()))
+            })
+            .collect()
+    }
+
+    fn packed(word: u64, skip: u8) -> Vec<(usize, u64)> {
+        let mut found = Vec::new();
+        for_each(word, skip, |index, next| found.push((index, next)));
+        found
+    }
+
+    #[test]
+    fn operations_come_in_the_order_of_operation_all() {
+        use crate::operation::format_operations;
+        assert_eq!(format_operations(&Operation::ALL), "+-|<>^v");
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2_000))]
+
+        /// Along a random run from a random start, every operation from
+        /// every state reached succeeds or fails as the engine's does and
+        /// leads to the same state; spare high bits change nothing, and
+        /// `skip` leaves out exactly the operations it names.
+        #[test]
+        fn successors_agree_with_the_engine(
+            cells in Just((0..CELL_COUNT).collect::<Vec<usize>>()).prop_shuffle(),
+            shubbles in 0usize..=26,
+            run in prop::collection::vec(0..Operation::ALL.len(), 0..30),
+            skip in 0u8..128,
+        ) {
+            let mut text = vec!['.'; CELL_COUNT];
+            text[cells[0]] = '@';
+            text[cells[1]] = 'x';
+            text[cells[2]] = 'x';
+            for &cell in &cells[3..3 + shubbles] {
+                text[cell] = 'o';
+            }
+            let text: String = text.into_iter().collect();
+            let outcome = Scenario::parse(&text, "", true).expect("a valid state").run();
+            prop_assume!(outcome.failure.is_none());
+            let mut state = outcome.state;
+            for step in run {
+                let expected = by_the_engine(&state);
+                prop_assert_eq!(packed(state.pack(), 0), expected.clone());
+                prop_assert_eq!(packed(state.pack() | 0xABC << 50, 0), expected.clone());
+                let without: Vec<_> = expected.iter().copied().filter(|&(i, _)| skip >> i & 1 == 0).collect();
+                prop_assert_eq!(packed(state.pack(), skip), without);
+                if perform_quietly(&mut state, Operation::ALL[step]).is_err() {
+                    break;
+                }
+            }
+        }
+    }
+}
