@@ -47,8 +47,6 @@
 //! ```
 
 use std::fmt;
-use std::sync::mpsc;
-use std::thread;
 use std::time::{Duration, Instant};
 
 use crate::engine::Scenario;
@@ -260,50 +258,41 @@ fn replay(start: &State, operations: &[Operation]) -> Result<(), SolveError> {
 
 /// One breadth-first search.
 struct Search {
-    visited: Visited,
+    /// The visited set, cut in two by the hash's top bit so that two
+    /// threads can look states up at once.
+    shards: [Shard; SHARDS],
     /// One record per state in discovery order (its id): the parent's id
-    /// and the operation, enough to spell the path back to the start.
+    /// and the operation, enough to spell the path back to the start. Its
+    /// length is the number of states visited.
     parents: Vec<u32>,
     max_states: usize,
     expanded: usize,
-    /// With a second thread, the states per chunk of a pipelined level
-    /// ([`PIPELINE_CHUNK`]; smaller in tests).
-    pipeline: Option<usize>,
-    /// The most bytes held at once by the table, the parent records and
-    /// the two levels of the queue.
+    /// States whose successors are generated and looked up together.
+    chunk_states: usize,
+    /// Chunks of this many states or more are worked on by two threads
+    /// ([`PARALLEL_MIN_STATES`], or never on a machine of one core).
+    parallel_from: usize,
+    /// The successors of a chunk: of its first half, and of its second.
+    halves: [Half; 2],
+    /// Per shard, which of the chunk's successors were new (bit `i`: the
+    /// `i`-th, counting through the first half and on into the second).
+    fresh: [Vec<u64>; SHARDS],
+    /// The most bytes held at once by the tables, the parent records, the
+    /// two levels of the queue and the chunk's buffers.
     peak_bytes: usize,
 }
 
-/// How many states have their successors generated before any of those
-/// successors is looked up: their table slots are all touched first, so
-/// the cache misses overlap instead of following one another.
-const BATCH: usize = 64;
+/// States per chunk: enough successors (about 4.4 each) that a chunk's
+/// look-ups, sorted by slot, sweep a shard almost line by line; few enough
+/// that its buffers stay small next to the table.
+const CHUNK_STATES: usize = 8192;
 
-/// Levels of fewer chunks than this are expanded on one thread: a second
-/// thread would cost more to start than it saves.
-const PIPELINE_MIN_CHUNKS: usize = 16;
-
-/// States whose successors are generated together in a pipelined level.
-const PIPELINE_CHUNK: usize = 256;
-
-/// The looking-up thread generates chunk `i` itself when
-/// `i % PIPELINE_SHARE == PIPELINE_SHARE - 1`.
-const PIPELINE_SHARE: usize = 3;
-
-/// True for the chunks of a level whose successors the looking-up thread
-/// generates itself.
-#[inline]
-fn generated_here(chunk_index: usize) -> bool {
-    chunk_index % PIPELINE_SHARE == PIPELINE_SHARE - 1
-}
-
-/// Chunks of successors that may wait for their look-ups; with the one
-/// being generated and the one being looked up, at most this plus two
-/// buffers exist.
-const PIPELINE_DEPTH: usize = 2;
+/// Chunks smaller than this are worked on by one thread: handing work to a
+/// second would cost more than it saves.
+const PARALLEL_MIN_STATES: usize = 512;
 
 /// A successor waiting to be looked up.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Default)]
 struct Candidate {
     word: u64,
     record: u32,
@@ -316,13 +305,18 @@ struct Candidate {
 impl Search {
     fn new(max_states: usize) -> Search {
         Search {
-            visited: Visited::new(),
+            shards: [Shard::new(), Shard::new()],
             parents: Vec::new(),
             max_states,
             expanded: 0,
-            pipeline: thread::available_parallelism()
-                .is_ok_and(|n| n.get() > 1)
-                .then_some(PIPELINE_CHUNK),
+            chunk_states: CHUNK_STATES,
+            parallel_from: if rayon::current_num_threads() > 1 {
+                PARALLEL_MIN_STATES
+            } else {
+                usize::MAX
+            },
+            halves: [Half::default(), Half::default()],
+            fresh: [Vec::new(), Vec::new()],
             peak_bytes: 0,
         }
     }
@@ -343,177 +337,99 @@ impl Search {
             return SolveOutcome::LimitReached { states_visited: 0 };
         }
         let word = start.pack();
-        self.visited.reserve_one();
-        // The table is empty, so the start always finds a vacant slot.
-        if let Probe::Vacant(slot) = self.visited.probe(word) {
-            self.visited.insert(slot, word);
-            self.parents.push(ROOT);
-        }
+        let hash = hash(word);
+        self.shards[shard_of(hash)].insert_new(hash);
+        self.parents.push(ROOT);
         // The states of one depth are a contiguous run of ids; only the
         // words of the level being expanded and of the next one are kept.
         let mut level = vec![word];
         let mut level_first_id = 0;
         let mut next = Vec::new();
-        let mut batch = Vec::with_capacity(BATCH * Operation::ALL.len());
         let mut depth = 0;
         while !level.is_empty() {
-            let outcome = if let Some(chunk) = self.pipelined(&level) {
-                self.expand_pipelined(&level, level_first_id, chunk, &mut next)
-            } else {
-                self.expand_here(&level, level_first_id, &mut next, &mut batch)
-            };
-            self.note_memory(&level, &next);
-            if let Some(outcome) = outcome {
-                return outcome;
+            for (index, chunk) in level.chunks(self.chunk_states).enumerate() {
+                let first_id = level_first_id + index * self.chunk_states;
+                self.look_up_successors(chunk, first_id);
+                let outcome = self.number_new_states(&mut next);
+                self.note_memory(&level, &next);
+                if let Some(outcome) = outcome {
+                    return outcome;
+                }
             }
             self.expanded += level.len();
             level_first_id += level.len();
             // The expanded level's words are not needed any more.
             level = std::mem::take(&mut next);
             depth += 1;
-            progress.depth_done(depth, self.visited.len(), began.elapsed());
+            progress.depth_done(depth, self.parents.len(), began.elapsed());
         }
         SolveOutcome::Unsolvable {
-            states_visited: self.visited.len(),
+            states_visited: self.parents.len(),
         }
     }
 
-    /// Expands one level (whose first state has id `first_id`) on this
-    /// thread, [`BATCH`] states at a time.
-    fn expand_here(
-        &mut self,
-        level: &[u64],
-        first_id: usize,
-        next: &mut Vec<u64>,
-        batch: &mut Vec<Candidate>,
-    ) -> Option<SolveOutcome> {
-        for (index, chunk) in level.chunks(BATCH).enumerate() {
-            batch.clear();
-            for (offset, &word) in chunk.iter().enumerate() {
-                successors(word, first_id + index * BATCH + offset, batch);
-            }
-            self.visited.touch(batch);
-            if let Some(outcome) = self.look_up(batch, next) {
-                return Some(outcome);
-            }
-        }
-        None
+    /// Generates the successors of `chunk` (whose first state has id
+    /// `first_id`) and looks them all up, adding the new ones to the
+    /// tables and marking them in [`Search::fresh`]. With two threads,
+    /// each generates and sorts the successors of half the chunk and then
+    /// looks up those of one shard; the work is cut the same way whatever
+    /// the thread count, so nothing found depends on it.
+    fn look_up_successors(&mut self, chunk: &[u64], first_id: usize) {
+        let parallel = chunk.len() >= self.parallel_from;
+        let (first, second) = chunk.split_at(chunk.len() / 2);
+        let [first_half, second_half] = &mut self.halves;
+        both(
+            parallel,
+            || first_half.generate(first, first_id),
+            || second_half.generate(second, first_id + first.len()),
+        );
+        let halves = [&self.halves[0], &self.halves[1]];
+        let [shard_0, shard_1] = &mut self.shards;
+        let [fresh_0, fresh_1] = &mut self.fresh;
+        both(
+            parallel,
+            || shard_0.look_up(0, halves, fresh_0),
+            || shard_1.look_up(1, halves, fresh_1),
+        );
     }
 
-    /// Expands one level with a second thread generating the successors
-    /// of most chunks of [`PIPELINE_CHUNK`] states ahead while this one
-    /// looks them up; this thread generates every [`PIPELINE_SHARE`]th
-    /// chunk itself, since looking up is the lighter half of the work.
-    /// Look-ups stay on this thread and in the same order, so the ids, the
-    /// answer and every count are the same as [`Search::expand_here`]'s.
-    fn expand_pipelined(
-        &mut self,
-        level: &[u64],
-        first_id: usize,
-        chunk_states: usize,
-        next: &mut Vec<u64>,
-    ) -> Option<SolveOutcome> {
-        let (filled_tx, filled_rx) = mpsc::sync_channel::<Vec<Candidate>>(PIPELINE_DEPTH);
-        let (spare_tx, spare_rx) = mpsc::channel::<Vec<Candidate>>();
-        thread::scope(|scope| {
-            scope.spawn(move || {
-                for (index, chunk) in level.chunks(chunk_states).enumerate() {
-                    if generated_here(index) {
-                        continue;
-                    }
-                    let mut buffer = spare_rx.try_recv().unwrap_or_else(|_| {
-                        Vec::with_capacity(chunk_states * Operation::ALL.len())
+    /// Gives the chunk's new states their ids, in the order they were
+    /// generated (the order a one-by-one search would find them in), and
+    /// queues them; an outcome when the search ends there.
+    fn number_new_states(&mut self, next: &mut Vec<u64>) -> Option<SolveOutcome> {
+        let [first_half, second_half] = [&self.halves[0].candidates, &self.halves[1].candidates];
+        let [fresh_0, fresh_1] = &self.fresh;
+        for (block, (&fresh_0, &fresh_1)) in fresh_0.iter().zip(fresh_1).enumerate() {
+            // A state is new in at most one shard: its own.
+            let mut fresh = fresh_0 | fresh_1;
+            while fresh != 0 {
+                let index = block * 64 + fresh.trailing_zeros() as usize;
+                fresh &= fresh - 1;
+                let candidate = match index.checked_sub(first_half.len()) {
+                    None => first_half[index],
+                    Some(index) => second_half[index],
+                };
+                let parent = (candidate.record >> 3) as usize;
+                if candidate.goal {
+                    // States are expanded in id order, so every state up
+                    // to the parent has been.
+                    self.expanded = parent + 1;
+                    let mut operations = self.path_to(parent);
+                    operations.push(Operation::ALL[(candidate.record & 7) as usize]);
+                    return Some(SolveOutcome::Solved {
+                        operations,
+                        states_visited: self.parents.len() + 1,
                     });
-                    buffer.clear();
-                    for (offset, &word) in chunk.iter().enumerate() {
-                        successors(word, first_id + index * chunk_states + offset, &mut buffer);
-                    }
-                    // Fails only when the search has ended and dropped the
-                    // receiver: then there is nothing left to do.
-                    if filled_tx.send(buffer).is_err() {
-                        return;
-                    }
                 }
-            });
-            // Dropping the receiver on return (an outcome found) makes the
-            // generating thread stop, and the scope waits for it.
-            self.look_up_chunks(level, first_id, chunk_states, filled_rx, spare_tx, next)
-        })
-    }
-
-    /// The looking-up side of [`Search::expand_pipelined`].
-    fn look_up_chunks(
-        &mut self,
-        level: &[u64],
-        first_id: usize,
-        chunk_states: usize,
-        filled: mpsc::Receiver<Vec<Candidate>>,
-        spare: mpsc::Sender<Vec<Candidate>>,
-        next: &mut Vec<u64>,
-    ) -> Option<SolveOutcome> {
-        let mut own = Vec::with_capacity(chunk_states * Operation::ALL.len());
-        for (index, chunk) in level.chunks(chunk_states).enumerate() {
-            let buffer = if generated_here(index) {
-                own.clear();
-                for (offset, &word) in chunk.iter().enumerate() {
-                    successors(word, first_id + index * chunk_states + offset, &mut own);
+                if self.parents.len() >= self.max_states {
+                    self.expanded = parent + 1;
+                    return Some(SolveOutcome::LimitReached {
+                        states_visited: self.parents.len(),
+                    });
                 }
-                std::mem::take(&mut own)
-            } else {
-                // The generating thread sends its chunks in order and only
-                // stops early when this side has returned.
-                filled
-                    .recv()
-                    .expect("the generating thread sends every chunk")
-            };
-            for batch in buffer.chunks(BATCH * Operation::ALL.len()) {
-                self.visited.touch(batch);
-                if let Some(outcome) = self.look_up(batch, next) {
-                    return Some(outcome);
-                }
+                push_compact(&mut self.parents, candidate.record);
+                push_compact(next, queue_entry(candidate.word, candidate.skip));
             }
-            if generated_here(index) {
-                own = buffer;
-            } else {
-                // The generating thread may have finished; the buffer is
-                // then simply dropped.
-                let _ = spare.send(buffer);
-            }
-        }
-        None
-    }
-
-    /// Looks up a batch of successors in order, adding the new ones to
-    /// the visited set and to the next level; an outcome when the search
-    /// ends there.
-    #[inline]
-    fn look_up(&mut self, batch: &[Candidate], next: &mut Vec<u64>) -> Option<SolveOutcome> {
-        for candidate in batch {
-            self.visited.reserve_one();
-            let Probe::Vacant(slot) = self.visited.probe(candidate.word) else {
-                continue;
-            };
-            let parent = (candidate.record >> 3) as usize;
-            if candidate.goal {
-                // States are expanded in id order, so every state up to
-                // the parent has been.
-                self.expanded = parent + 1;
-                let mut operations = self.path_to(parent);
-                operations.push(Operation::ALL[(candidate.record & 7) as usize]);
-                return Some(SolveOutcome::Solved {
-                    operations,
-                    states_visited: self.visited.len() + 1,
-                });
-            }
-            if self.visited.len() >= self.max_states {
-                self.expanded = parent + 1;
-                return Some(SolveOutcome::LimitReached {
-                    states_visited: self.visited.len(),
-                });
-            }
-            self.visited.insert(slot, candidate.word);
-            push_compact(&mut self.parents, candidate.record);
-            push_compact(next, queue_entry(candidate.word, candidate.skip));
         }
         None
     }
@@ -530,26 +446,26 @@ impl Search {
         operations
     }
 
-    /// The chunk size when `level` is to be expanded with a second
-    /// thread: levels shorter than [`PIPELINE_MIN_CHUNKS`] chunks are not
-    /// worth starting one for.
-    fn pipelined(&self, level: &[u64]) -> Option<usize> {
-        self.pipeline
-            .filter(|&chunk| level.len() >= PIPELINE_MIN_CHUNKS * chunk)
-    }
-
     fn note_memory(&mut self, level: &Vec<u64>, next: &Vec<u64>) {
-        // Candidate buffers: one per pipeline slot, the one being filled,
-        // the one being looked up and this thread's own.
-        let buffers = match self.pipelined(level) {
-            Some(chunk) => (PIPELINE_DEPTH + 3) * chunk * Operation::ALL.len(),
-            None => BATCH * Operation::ALL.len(),
-        };
-        let bytes = self.visited.memory_bytes()
+        let tables: usize = self.shards.iter().map(Shard::memory_bytes).sum();
+        let halves: usize = self.halves.iter().map(Half::memory_bytes).sum();
+        let fresh: usize = self.fresh.iter().map(Vec::capacity).sum();
+        let bytes = tables
+            + halves
+            + fresh * std::mem::size_of::<u64>()
             + self.parents.capacity() * std::mem::size_of::<u32>()
-            + (level.capacity() + next.capacity()) * std::mem::size_of::<u64>()
-            + buffers * std::mem::size_of::<Candidate>();
+            + (level.capacity() + next.capacity()) * std::mem::size_of::<u64>();
         self.peak_bytes = self.peak_bytes.max(bytes);
+    }
+}
+
+/// Runs `a` and `b`, on two threads when `parallel`.
+fn both(parallel: bool, a: impl FnOnce() + Send, b: impl FnOnce() + Send) {
+    if parallel {
+        rayon::join(a, b);
+    } else {
+        a();
+        b();
     }
 }
 
@@ -657,17 +573,57 @@ fn parent_record(parent: usize, op_index: usize) -> u32 {
     (parent as u32) << 3 | op_index as u32
 }
 
-/// Where a word is, or would go, in the table.
-enum Probe {
-    Present,
-    Vacant(usize),
+/// How many shards the visited set has: one per thread that looks up.
+const SHARDS: usize = 2;
+
+/// A packed state's hash: odd-constant (Fibonacci) multiplying after
+/// folding the high cells into the low ones, since many states differ only
+/// in a few neighbouring cells. On packed words (below 2^58) it is a
+/// bijection (both steps can be undone), so the tables keep hashes instead
+/// of words: equal hashes are equal states. It is never 0 (only the word 0
+/// hashes to 0, and no packed state is 0), so 0 marks an empty slot.
+#[inline(always)]
+fn hash(word: u64) -> u64 {
+    debug_assert!(word & !PACKED_BITS == 0, "a packed state has 46 bits");
+    (word ^ word >> 29).wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
-/// The visited set: an open-addressing (linear probing) table holding the
-/// packed words themselves, 0 for an empty slot (no packed state is 0: the
-/// stot's cell is `11`). A look-up touches one place in memory, not a slot
-/// and then the word it points to.
-struct Visited {
+/// The shard a hash belongs to: its top bit.
+#[inline(always)]
+fn shard_of(hash: u64) -> usize {
+    (hash >> 63) as usize
+}
+
+/// Where a hash sits in a shard of `len` slots: its bits below the shard's
+/// scaled to the shard (which need not be a power of two). Slots grow with
+/// the hash, so hashes looked up in increasing order sweep the table.
+#[inline(always)]
+fn home(hash: u64, len: usize) -> usize {
+    (((hash << 1) as u128 * len as u128) >> 64) as usize
+}
+
+/// How many look-ups ahead a shard asks for the slot it will probe.
+const PREFETCH_DISTANCE: usize = 16;
+
+/// Asks the processor to bring `slot` into the cache without waiting for
+/// it; a hint, which changes no result.
+#[inline(always)]
+fn prefetch(slot: &u64) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch reads nothing into the program and cannot fault;
+    // the pointer comes from a reference anyway. SSE, which it needs, is
+    // part of every x86_64 processor.
+    unsafe {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        _mm_prefetch::<_MM_HINT_T0>((slot as *const u64).cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = slot;
+}
+
+/// One shard of the visited set: an open-addressing (linear probing) table
+/// of hashes, kept between 1/2 and 3/4 full.
+struct Shard {
     slots: Vec<u64>,
     len: usize,
 }
@@ -675,47 +631,68 @@ struct Visited {
 /// Table size of a new search; small, since most searches are.
 const INITIAL_SLOTS: usize = 1024;
 
-impl Visited {
-    fn new() -> Visited {
-        Visited {
+/// Where a hash is, or would go, in a shard.
+enum Probe {
+    Present,
+    Vacant(usize),
+}
+
+impl Shard {
+    fn new() -> Shard {
+        Shard {
             slots: vec![0; INITIAL_SLOTS],
             len: 0,
         }
     }
 
-    fn len(&self) -> usize {
-        self.len
-    }
-
-    /// Fibonacci hashing, then the high bits scaled to the table size
-    /// (which need not be a power of two); the xor folds the high cells
-    /// into the low ones first, since many states differ only in a few
-    /// neighbouring cells.
-    #[inline]
-    fn home(&self, word: u64) -> usize {
-        let hash = (word ^ word >> 29).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        ((hash as u128 * self.slots.len() as u128) >> 64) as usize
-    }
-
-    /// Reads the home slot of every candidate, so that the cache misses of
-    /// a whole batch are in flight together before the look-ups, which
-    /// depend on one another, start.
-    #[inline]
-    fn touch(&self, batch: &[Candidate]) {
-        let mut sum = 0u64;
-        for candidate in batch {
-            sum = sum.wrapping_add(self.slots[self.home(candidate.word)]);
+    /// Looks up the successors of shard `shard` in both halves of a
+    /// chunk, each half's in order of hash, and marks in `fresh` (bit `i`:
+    /// the chunk's `i`-th successor) those that were not there and have
+    /// now been added. Of equal successors, the first is the new one: a
+    /// half keeps equal hashes in order, and the first half comes first.
+    fn look_up(&mut self, shard: usize, halves: [&Half; 2], fresh: &mut Vec<u64>) {
+        let total = halves[0].candidates.len() + halves[1].candidates.len();
+        fresh.clear();
+        fresh.resize(total.div_ceil(64), 0);
+        let mut offset = 0;
+        for half in halves {
+            let keys = half.keys_of(shard);
+            for (place, key) in keys.iter().enumerate() {
+                // The probes come in increasing slot order, but each is a
+                // cache miss all the same; asking for the slot of the one
+                // PREFETCH_DISTANCE ahead keeps that many misses in
+                // flight, whatever branches this one mispredicts.
+                if let Some(ahead) = keys.get(place + PREFETCH_DISTANCE) {
+                    prefetch(&self.slots[home(ahead.hash, self.slots.len())]);
+                }
+                self.reserve_one();
+                if let Probe::Vacant(slot) = self.probe(key.hash) {
+                    self.slots[slot] = key.hash;
+                    self.len += 1;
+                    let index = offset + key.index as usize;
+                    fresh[index / 64] |= 1 << (index % 64);
+                }
+            }
+            offset += half.candidates.len();
         }
-        std::hint::black_box(sum);
     }
 
-    #[inline]
-    fn probe(&self, word: u64) -> Probe {
-        let mut slot = self.home(word);
+    /// Adds a hash known not to be there.
+    fn insert_new(&mut self, hash: u64) {
+        self.reserve_one();
+        if let Probe::Vacant(slot) = self.probe(hash) {
+            self.slots[slot] = hash;
+            self.len += 1;
+        }
+    }
+
+    #[inline(always)]
+    fn probe(&self, hash: u64) -> Probe {
+        let mut slot = home(hash, self.slots.len());
         loop {
             match self.slots[slot] {
                 0 => return Probe::Vacant(slot),
-                entry if entry == word => return Probe::Present,
+                entry if entry == hash => return Probe::Present,
                 _ => {
                     slot += 1;
                     if slot == self.slots.len() {
@@ -726,18 +703,10 @@ impl Visited {
         }
     }
 
-    /// Puts a new state in the slot [`Visited::probe`] found for it, with
-    /// no growth between the two (call [`Visited::reserve_one`] first).
-    #[inline]
-    fn insert(&mut self, slot: usize, word: u64) {
-        self.slots[slot] = word;
-        self.len += 1;
-    }
-
-    /// Makes sure one more state can go in while the table is at most 3/4
+    /// Makes sure one more hash can go in while the table is at most 3/4
     /// full, making it half as large again (and so leaving it 1/2 full)
     /// when needed.
-    #[inline]
+    #[inline(always)]
     fn reserve_one(&mut self) {
         if (self.len + 1) * 4 > self.slots.len() * 3 {
             self.grow();
@@ -746,11 +715,11 @@ impl Visited {
 
     #[cold]
     fn grow(&mut self) {
-        let larger = vec![0; self.slots.len() / 2 * 3];
+        let larger = written_zeros(self.slots.len() / 2 * 3);
         let old = std::mem::replace(&mut self.slots, larger);
-        for word in old.into_iter().filter(|&word| word != 0) {
-            if let Probe::Vacant(slot) = self.probe(word) {
-                self.slots[slot] = word;
+        for hash in old.into_iter().filter(|&hash| hash != 0) {
+            if let Probe::Vacant(slot) = self.probe(hash) {
+                self.slots[slot] = hash;
             }
         }
     }
@@ -760,16 +729,120 @@ impl Visited {
     }
 }
 
+/// `len` zeros, written. Fresh memory from the allocator reads as zeros
+/// already, but a page first read and then written costs two page faults,
+/// the second of which makes every other core flush its TLB (on a VM, a
+/// costly exit each); pages written first cost one fault and no flush.
+fn written_zeros(len: usize) -> Vec<u64> {
+    let mut slots = vec![0; len];
+    // Hidden from the optimiser, which would otherwise know the zeros are
+    // there and drop the writing.
+    std::hint::black_box(&mut slots).fill(0);
+    slots
+}
+
+/// The successors of half a chunk, in the order they were generated and
+/// sorted by hash.
+#[derive(Default)]
+struct Half {
+    candidates: Vec<Candidate>,
+    /// Every candidate's hash and index, sorted by the hash's high bits:
+    /// those of shard 0, then those of shard 1.
+    keys: Vec<Key>,
+    /// Where shard 1's keys start.
+    shard_1_from: usize,
+    /// Keys per bucket of hash values, then where each bucket starts.
+    counts: Vec<u32>,
+}
+
+/// A successor's hash and its index in its half.
+#[derive(Clone, Copy, Default)]
+struct Key {
+    hash: u64,
+    index: u32,
+}
+
+impl Half {
+    /// Generates the successors of the queued states `entries` (the first
+    /// has id `first_id`), in order, and sorts them.
+    fn generate(&mut self, entries: &[u64], first_id: usize) {
+        self.candidates.clear();
+        for (offset, &entry) in entries.iter().enumerate() {
+            successors(entry, first_id + offset, &mut self.candidates);
+        }
+        self.sort();
+    }
+
+    /// Fills `keys` by a counting sort on the hashes' high bits, the
+    /// shard's bit first, so that equal hashes keep their order.
+    fn sort(&mut self) {
+        let total = self.candidates.len();
+        // About two keys per bucket; the top bit is the shard's.
+        let bits = (usize::BITS - (total / 2).leading_zeros()).clamp(1, 17);
+        let bucket = |hash: u64| (hash >> (64 - bits)) as usize;
+        self.counts.clear();
+        self.counts.resize(1 << bits, 0);
+        for candidate in &self.candidates {
+            self.counts[bucket(hash(candidate.word))] += 1;
+        }
+        let mut start = 0;
+        for (bucket, count) in self.counts.iter_mut().enumerate() {
+            if bucket == 1 << (bits - 1) {
+                self.shard_1_from = start as usize;
+            }
+            let this = *count;
+            *count = start;
+            start += this;
+        }
+        self.keys.clear();
+        self.keys.resize(total, Key::default());
+        for (index, candidate) in self.candidates.iter().enumerate() {
+            let hash = hash(candidate.word);
+            let place = &mut self.counts[bucket(hash)];
+            self.keys[*place as usize] = Key {
+                hash,
+                index: index as u32,
+            };
+            *place += 1;
+        }
+    }
+
+    fn keys_of(&self, shard: usize) -> &[Key] {
+        match shard {
+            0 => &self.keys[..self.shard_1_from],
+            _ => &self.keys[self.shard_1_from..],
+        }
+    }
+
+    fn memory_bytes(&self) -> usize {
+        self.candidates.capacity() * std::mem::size_of::<Candidate>()
+            + self.keys.capacity() * std::mem::size_of::<Key>()
+            + self.counts.capacity() * std::mem::size_of::<u32>()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// Runs one search with the given pipeline chunk size (`None`: one
-    /// thread) and returns what it found and counted.
-    fn search(start: &str, max_states: usize, pipeline: Option<usize>) -> (SolveOutcome, usize) {
+    /// How a search cuts its work.
+    #[derive(Clone, Copy, Debug)]
+    struct Cut {
+        chunk_states: usize,
+        two_threads: bool,
+    }
+
+    const AS_SHIPPED_ALONE: Cut = Cut {
+        chunk_states: CHUNK_STATES,
+        two_threads: false,
+    };
+
+    /// Runs one search cut as `cut` and returns what it found and counted.
+    fn search(start: &str, max_states: usize, cut: Cut) -> (SolveOutcome, usize) {
         let start = State::parse(start, false).expect("a valid state");
         let mut search = Search::new(max_states);
-        search.pipeline = pipeline;
+        search.chunk_states = cut.chunk_states;
+        search.parallel_from = if cut.two_threads { 1 } else { usize::MAX };
         let outcome = search.run(&start, &mut NoProgress, Instant::now());
         (outcome, search.expanded)
     }
@@ -795,11 +868,10 @@ mod tests {
         assert_eq!(turns, "+-|");
     }
 
-    /// A second thread changes nothing but the time: tiny chunks make
-    /// almost every level pipelined, and goals and limits fall in the
-    /// middle of chunks generated by either thread.
+    /// Chunks and threads change nothing but the time: with tiny chunks,
+    /// goals and limits fall in the middle of chunks and of levels.
     #[test]
-    fn pipelined_levels_give_the_same_answers_and_counts() {
+    fn chunks_and_threads_give_the_same_answers_and_counts() {
         let starts = [
             "...................x...x@o...",
             ".......@...............x.x.o.",
@@ -809,13 +881,19 @@ mod tests {
         ];
         for start in starts {
             for max_states in [50, 333, 30_000] {
-                let alone = search(start, max_states, None);
-                for chunk in [1, 2, 3, 7] {
-                    assert_eq!(
-                        search(start, max_states, Some(chunk)),
-                        alone,
-                        "{start} with chunks of {chunk}, limit {max_states}"
-                    );
+                let alone = search(start, max_states, AS_SHIPPED_ALONE);
+                for chunk_states in [1, 2, 3, 7, 100, CHUNK_STATES] {
+                    for two_threads in [false, true] {
+                        let cut = Cut {
+                            chunk_states,
+                            two_threads,
+                        };
+                        assert_eq!(
+                            search(start, max_states, cut),
+                            alone,
+                            "{start} cut as {cut:?}, limit {max_states}"
+                        );
+                    }
                 }
             }
         }
@@ -894,11 +972,15 @@ mod tests {
         for start in starts {
             for max_states in [0, 1, 50, 333, 20_000] {
                 let expected = straightforward(start, max_states);
-                for pipeline in [None, Some(3)] {
+                let tiny = Cut {
+                    chunk_states: 3,
+                    two_threads: true,
+                };
+                for cut in [AS_SHIPPED_ALONE, tiny] {
                     assert_eq!(
-                        search(start, max_states, pipeline),
+                        search(start, max_states, cut),
                         expected,
-                        "{start} with limit {max_states}, pipeline {pipeline:?}"
+                        "{start} with limit {max_states}, cut as {cut:?}"
                     );
                 }
             }
