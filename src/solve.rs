@@ -47,6 +47,9 @@
 //! ```
 
 use std::fmt;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Mutex, MutexGuard, PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
+use std::thread;
 use std::time::{Duration, Instant};
 
 use crate::engine::Scenario;
@@ -231,7 +234,7 @@ pub fn solve(
     }
     Ok(SolveReport {
         outcome,
-        states_expanded: search.expanded,
+        states_expanded: search.ids.expanded,
         elapsed: began.elapsed(),
         memory_bytes: search.peak_bytes,
     })
@@ -258,65 +261,128 @@ fn replay(start: &State, operations: &[Operation]) -> Result<(), SolveError> {
 
 /// One breadth-first search.
 struct Search {
-    /// The visited set, cut in two by the hash's top bit so that two
-    /// threads can look states up at once.
-    shards: [Shard; SHARDS],
-    /// One record per state in discovery order (its id): the parent's id
-    /// and the operation, enough to spell the path back to the start. Its
-    /// length is the number of states visited.
-    parents: Vec<u32>,
-    max_states: usize,
-    expanded: usize,
-    /// States whose successors are generated and looked up together.
+    work: Work,
+    ids: Ids,
+    /// The most states per chunk ([`CHUNK_STATES`]; fewer in tests).
     chunk_states: usize,
-    /// Chunks of this many states or more are worked on by two threads
+    /// Levels of this many states or more are worked on by two threads
     /// ([`PARALLEL_MIN_STATES`], or never on a machine of one core).
     parallel_from: usize,
-    /// The successors of a chunk: of its first half, and of its second.
-    halves: [Half; 2],
-    /// Per shard, which of the chunk's successors were new (bit `i`: the
-    /// `i`-th, counting through the first half and on into the second).
-    fresh: [Vec<u64>; SHARDS],
     /// The most bytes held at once by the tables, the parent records, the
-    /// two levels of the queue and the chunk's buffers.
+    /// two levels of the queue and the chunks' buffers.
     peak_bytes: usize,
 }
 
-/// States per chunk: enough successors (about 4.4 each) that a chunk's
-/// look-ups, sorted by slot, sweep a shard almost line by line; few enough
-/// that its buffers stay small next to the table.
+/// The most states per chunk: enough successors (about 4.4 each) that a
+/// chunk's look-ups, sorted by slot, sweep a shard almost line by line.
 const CHUNK_STATES: usize = 8192;
 
-/// Chunks smaller than this are worked on by one thread: handing work to a
-/// second would cost more than it saves.
-const PARALLEL_MIN_STATES: usize = 512;
+/// The fewest states per chunk, below which a chunk's fixed costs show.
+/// Between the two, a chunk has 1/16 as many states as have been visited,
+/// so that its buffers stay small next to the table.
+const MIN_CHUNK_STATES: usize = 512;
 
-/// A successor waiting to be looked up.
+/// Levels smaller than this are worked on by one thread: starting a second
+/// would cost more than it saves.
+const PARALLEL_MIN_STATES: usize = 2048;
+
+/// The part of a chunk whose successors the numbering thread generates
+/// (the other thread generates the rest): a little less than half, since
+/// numbering the new states is its alone.
+const NUMBERING_THREAD_SHARE: (usize, usize) = (9, 20);
+
+/// A successor waiting to be looked up: 12 bytes, since a chunk holds
+/// thousands.
 #[derive(Clone, Copy, Default)]
+#[repr(C, packed(4))]
 struct Candidate {
-    word: u64,
+    /// The state's [`hash`], from which its word can be had back.
+    hash: u64,
+    /// Its parent and the operation (see [`parent_record`]).
     record: u32,
-    /// What the expansion of this state may leave out.
-    skip: u8,
-    /// No shubble is left in it.
-    goal: bool,
+}
+
+/// Ids: the order in which states were found, and the path to each.
+struct Ids {
+    /// One record per state, by id: the parent's id and the operation,
+    /// enough to spell the path back to the start. Its length is the
+    /// number of states visited.
+    parents: Vec<u32>,
+    max_states: usize,
+    /// States whose successors were generated.
+    expanded: usize,
+}
+
+/// What the threads share while a level is worked on. Each lock is taken
+/// in the turns that [`SpinBarrier`]s set, so none is ever waited for.
+struct Work {
+    /// The visited set, cut in two by the hash's top bit so that two
+    /// threads can look states up at once.
+    shards: [Mutex<Shard>; SHARDS],
+    /// The successors of a chunk, in two halves; two sets of them, by the
+    /// chunk's parity, so that one chunk's new states can be numbered
+    /// while the next chunk's successors are generated.
+    halves: [[RwLock<Half>; 2]; 2],
+    /// Per shard, which of the chunk's successors were new there (bit
+    /// `i`: the `i`-th, counting through the first half and on into the
+    /// second).
+    fresh: [Mutex<Vec<u64>>; SHARDS],
+}
+
+/// A chunk: some states of a level, with the id of the first.
+#[derive(Clone, Copy)]
+struct Chunk<'a> {
+    parity: usize,
+    first_id: usize,
+    states: &'a [u64],
+}
+
+impl Chunk<'_> {
+    /// The first states (whose successors the numbering thread generates)
+    /// and the rest, each with the id of its first state.
+    fn halves(&self) -> [(&[u64], usize); 2] {
+        let (share, of) = NUMBERING_THREAD_SHARE;
+        let (first, second) = self.states.split_at(self.states.len() * share / of);
+        [
+            (first, self.first_id),
+            (second, self.first_id + first.len()),
+        ]
+    }
+}
+
+/// Takes a lock, ignoring poisoning: a thread that panicked while holding
+/// it is a bug that the scope around both threads reports anyway.
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+fn read<T>(lock: &RwLock<T>) -> RwLockReadGuard<'_, T> {
+    lock.read().unwrap_or_else(PoisonError::into_inner)
+}
+
+fn write<T>(lock: &RwLock<T>) -> RwLockWriteGuard<'_, T> {
+    lock.write().unwrap_or_else(PoisonError::into_inner)
 }
 
 impl Search {
     fn new(max_states: usize) -> Search {
         Search {
-            shards: [Shard::new(), Shard::new()],
-            parents: Vec::new(),
-            max_states,
-            expanded: 0,
+            work: Work {
+                shards: [Mutex::new(Shard::new()), Mutex::new(Shard::new())],
+                halves: Default::default(),
+                fresh: Default::default(),
+            },
+            ids: Ids {
+                parents: Vec::new(),
+                max_states,
+                expanded: 0,
+            },
             chunk_states: CHUNK_STATES,
-            parallel_from: if rayon::current_num_threads() > 1 {
+            parallel_from: if thread::available_parallelism().is_ok_and(|n| n.get() > 1) {
                 PARALLEL_MIN_STATES
             } else {
                 usize::MAX
             },
-            halves: [Half::default(), Half::default()],
-            fresh: [Vec::new(), Vec::new()],
             peak_bytes: 0,
         }
     }
@@ -333,13 +399,13 @@ impl Search {
                 states_visited: 1,
             };
         }
-        if self.max_states == 0 {
+        if self.ids.max_states == 0 {
             return SolveOutcome::LimitReached { states_visited: 0 };
         }
         let word = start.pack();
         let hash = hash(word);
-        self.shards[shard_of(hash)].insert_new(hash);
-        self.parents.push(ROOT);
+        lock(&self.work.shards[shard_of(hash)]).insert(hash);
+        self.ids.parents.push(ROOT);
         // The states of one depth are a contiguous run of ids; only the
         // words of the level being expanded and of the next one are kept.
         let mut level = vec![word];
@@ -347,75 +413,191 @@ impl Search {
         let mut next = Vec::new();
         let mut depth = 0;
         while !level.is_empty() {
-            for (index, chunk) in level.chunks(self.chunk_states).enumerate() {
-                let first_id = level_first_id + index * self.chunk_states;
-                self.look_up_successors(chunk, first_id);
-                let outcome = self.number_new_states(&mut next);
-                self.note_memory(&level, &next);
-                if let Some(outcome) = outcome {
+            let outcome = self.expand(&level, level_first_id, &mut next);
+            self.note_memory(&level, &next);
+            if let Some(outcome) = outcome {
+                return outcome;
+            }
+            self.ids.expanded += level.len();
+            level_first_id += level.len();
+            // The expanded level's words are not needed any more; its
+            // memory takes the next level's.
+            level.clear();
+            std::mem::swap(&mut level, &mut next);
+            depth += 1;
+            progress.depth_done(depth, self.ids.parents.len(), began.elapsed());
+        }
+        SolveOutcome::Unsolvable {
+            states_visited: self.ids.parents.len(),
+        }
+    }
+
+    /// Expands `level`, whose first state has id `first_id`, chunk by
+    /// chunk: the successors of each are generated and looked up, then the
+    /// new ones numbered in the order they were generated (the order a
+    /// one-by-one search finds them in) and queued in `next`. An outcome
+    /// when the search ends there.
+    ///
+    /// On two threads, each generates the successors of part of a chunk,
+    /// then looks up those of one shard; the numbering thread then numbers
+    /// while the other generates for the next chunk. The work is cut the
+    /// same way whatever the thread count, so nothing found depends on it.
+    fn expand(
+        &mut self,
+        level: &[u64],
+        first_id: usize,
+        next: &mut Vec<u64>,
+    ) -> Option<SolveOutcome> {
+        let chunk_states = (self.ids.parents.len() / 16)
+            .max(MIN_CHUNK_STATES)
+            .min(self.chunk_states);
+        let chunks = || {
+            level
+                .chunks(chunk_states)
+                .enumerate()
+                .map(move |(index, states)| Chunk {
+                    parity: index % 2,
+                    first_id: first_id + index * chunk_states,
+                    states,
+                })
+        };
+        let work = &self.work;
+        let ids = &mut self.ids;
+        if level.len() < self.parallel_from {
+            return chunks().find_map(|chunk| {
+                for (half, (states, states_first_id)) in chunk.halves().into_iter().enumerate() {
+                    work.generate(chunk.parity, half, states, states_first_id);
+                }
+                for shard in 0..SHARDS {
+                    work.look_up(chunk.parity, shard);
+                }
+                ids.number(work, chunk.parity, level, first_id, next)
+            });
+        }
+        let barrier = SpinBarrier::default();
+        let stop = AtomicBool::new(false);
+        thread::scope(|scope| {
+            scope.spawn(|| {
+                for chunk in chunks() {
+                    let (states, states_first_id) = chunk.halves()[1];
+                    work.generate(chunk.parity, 1, states, states_first_id);
+                    barrier.wait();
+                    if stop.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    work.look_up(chunk.parity, 1);
+                    barrier.wait();
+                }
+            });
+            let mut chunks = chunks().peekable();
+            while let Some(chunk) = chunks.next() {
+                let (states, states_first_id) = chunk.halves()[0];
+                work.generate(chunk.parity, 0, states, states_first_id);
+                barrier.wait();
+                work.look_up(chunk.parity, 0);
+                barrier.wait();
+                let outcome = ids.number(work, chunk.parity, level, first_id, next);
+                if outcome.is_some() {
+                    if chunks.peek().is_some() {
+                        // The other thread is generating for the next
+                        // chunk: it stops at the barrier after that.
+                        stop.store(true, Ordering::Relaxed);
+                        barrier.wait();
+                    }
                     return outcome;
                 }
             }
-            self.expanded += level.len();
-            level_first_id += level.len();
-            // The expanded level's words are not needed any more.
-            level = std::mem::take(&mut next);
-            depth += 1;
-            progress.depth_done(depth, self.parents.len(), began.elapsed());
-        }
-        SolveOutcome::Unsolvable {
-            states_visited: self.parents.len(),
-        }
+            None
+        })
     }
 
-    /// Generates the successors of `chunk` (whose first state has id
-    /// `first_id`) and looks them all up, adding the new ones to the
-    /// tables and marking them in [`Search::fresh`]. With two threads,
-    /// each generates and sorts the successors of half the chunk and then
-    /// looks up those of one shard; the work is cut the same way whatever
-    /// the thread count, so nothing found depends on it.
-    fn look_up_successors(&mut self, chunk: &[u64], first_id: usize) {
-        let parallel = chunk.len() >= self.parallel_from;
-        let (first, second) = chunk.split_at(chunk.len() / 2);
-        let [first_half, second_half] = &mut self.halves;
-        both(
-            parallel,
-            || first_half.generate(first, first_id),
-            || second_half.generate(second, first_id + first.len()),
-        );
-        let halves = [&self.halves[0], &self.halves[1]];
-        let [shard_0, shard_1] = &mut self.shards;
-        let [fresh_0, fresh_1] = &mut self.fresh;
-        both(
-            parallel,
-            || shard_0.look_up(0, halves, fresh_0),
-            || shard_1.look_up(1, halves, fresh_1),
-        );
+    /// Notes the bytes held now; called between levels and at the end,
+    /// when nothing is being worked on (the tables, the parent records,
+    /// the queue and the buffers only grow within a level).
+    fn note_memory(&mut self, level: &Vec<u64>, next: &Vec<u64>) {
+        let tables: usize = self
+            .work
+            .shards
+            .iter()
+            .map(|shard| lock(shard).memory_bytes())
+            .sum();
+        let halves: usize = self
+            .work
+            .halves
+            .iter()
+            .flatten()
+            .map(|half| read(half).memory_bytes())
+            .sum();
+        let fresh: usize = self
+            .work
+            .fresh
+            .iter()
+            .map(|fresh| lock(fresh).capacity())
+            .sum();
+        let bytes = tables
+            + halves
+            + fresh * std::mem::size_of::<u64>()
+            + self.ids.parents.capacity() * std::mem::size_of::<u32>()
+            + (level.capacity() + next.capacity()) * std::mem::size_of::<u64>();
+        self.peak_bytes = self.peak_bytes.max(bytes);
+    }
+}
+
+impl Work {
+    /// Generates and sorts the successors of `states` (the first has id
+    /// `first_id`) into half `half` of the chunk of parity `parity`.
+    fn generate(&self, parity: usize, half: usize, states: &[u64], first_id: usize) {
+        write(&self.halves[parity][half]).generate(states, first_id);
     }
 
-    /// Gives the chunk's new states their ids, in the order they were
-    /// generated (the order a one-by-one search would find them in), and
-    /// queues them; an outcome when the search ends there.
-    fn number_new_states(&mut self, next: &mut Vec<u64>) -> Option<SolveOutcome> {
-        let [first_half, second_half] = [&self.halves[0].candidates, &self.halves[1].candidates];
-        let [fresh_0, fresh_1] = &self.fresh;
-        for (block, (&fresh_0, &fresh_1)) in fresh_0.iter().zip(fresh_1).enumerate() {
+    /// Looks up the successors of shard `shard` in the chunk of parity
+    /// `parity`.
+    fn look_up(&self, parity: usize, shard: usize) {
+        let halves = [read(&self.halves[parity][0]), read(&self.halves[parity][1])];
+        lock(&self.shards[shard]).look_up(
+            shard,
+            [&halves[0], &halves[1]],
+            &mut lock(&self.fresh[shard]),
+        );
+    }
+}
+
+impl Ids {
+    /// Gives the new states of the chunk of parity `parity` their ids, in
+    /// the order they were generated, and queues them in `next`; an
+    /// outcome when the search ends there. The chunk's states are in
+    /// `level`, whose first state has id `level_first_id`.
+    fn number(
+        &mut self,
+        work: &Work,
+        parity: usize,
+        level: &[u64],
+        level_first_id: usize,
+        next: &mut Vec<u64>,
+    ) -> Option<SolveOutcome> {
+        let [first_half, second_half] =
+            [read(&work.halves[parity][0]), read(&work.halves[parity][1])];
+        let [fresh_0, fresh_1] = [lock(&work.fresh[0]), lock(&work.fresh[1])];
+        for (block, (&fresh_0, &fresh_1)) in fresh_0.iter().zip(fresh_1.iter()).enumerate() {
             // A state is new in at most one shard: its own.
             let mut fresh = fresh_0 | fresh_1;
             while fresh != 0 {
                 let index = block * 64 + fresh.trailing_zeros() as usize;
                 fresh &= fresh - 1;
-                let candidate = match index.checked_sub(first_half.len()) {
-                    None => first_half[index],
-                    Some(index) => second_half[index],
+                let candidate = match index.checked_sub(first_half.candidates.len()) {
+                    None => first_half.candidates[index],
+                    Some(index) => second_half.candidates[index],
                 };
-                let parent = (candidate.record >> 3) as usize;
-                if candidate.goal {
+                let word = unhash(candidate.hash);
+                let record = candidate.record;
+                let parent = (record >> 3) as usize;
+                let op_index = (record & 7) as usize;
+                if State::packed_without_shubbles(word) {
                     // States are expanded in id order, so every state up
                     // to the parent has been.
                     self.expanded = parent + 1;
                     let mut operations = self.path_to(parent);
-                    operations.push(Operation::ALL[(candidate.record & 7) as usize]);
+                    operations.push(Operation::ALL[op_index]);
                     return Some(SolveOutcome::Solved {
                         operations,
                         states_visited: self.parents.len() + 1,
@@ -427,8 +609,9 @@ impl Search {
                         states_visited: self.parents.len(),
                     });
                 }
-                push_compact(&mut self.parents, candidate.record);
-                push_compact(next, queue_entry(candidate.word, candidate.skip));
+                let skip = skip_after(word, level[parent - level_first_id], op_index);
+                push_compact(&mut self.parents, record);
+                push_compact(next, queue_entry(word, skip));
             }
         }
         None
@@ -445,27 +628,38 @@ impl Search {
         operations.reverse();
         operations
     }
-
-    fn note_memory(&mut self, level: &Vec<u64>, next: &Vec<u64>) {
-        let tables: usize = self.shards.iter().map(Shard::memory_bytes).sum();
-        let halves: usize = self.halves.iter().map(Half::memory_bytes).sum();
-        let fresh: usize = self.fresh.iter().map(Vec::capacity).sum();
-        let bytes = tables
-            + halves
-            + fresh * std::mem::size_of::<u64>()
-            + self.parents.capacity() * std::mem::size_of::<u32>()
-            + (level.capacity() + next.capacity()) * std::mem::size_of::<u64>();
-        self.peak_bytes = self.peak_bytes.max(bytes);
-    }
 }
 
-/// Runs `a` and `b`, on two threads when `parallel`.
-fn both(parallel: bool, a: impl FnOnce() + Send, b: impl FnOnce() + Send) {
-    if parallel {
-        rayon::join(a, b);
-    } else {
-        a();
-        b();
+/// A barrier for two threads that spins: the waits between the phases of
+/// a chunk are short, and a thread put to sleep takes longer to wake than
+/// the phases last. After a while it yields the processor, in case the
+/// other thread is not running.
+#[derive(Default)]
+struct SpinBarrier {
+    arrived: AtomicUsize,
+    round: AtomicUsize,
+}
+
+/// Spins before a waiting thread starts yielding.
+const SPINS_BEFORE_YIELDING: u32 = 1 << 14;
+
+impl SpinBarrier {
+    fn wait(&self) {
+        let round = self.round.load(Ordering::Acquire);
+        if self.arrived.fetch_add(1, Ordering::AcqRel) == 1 {
+            self.arrived.store(0, Ordering::Relaxed);
+            self.round.fetch_add(1, Ordering::Release);
+            return;
+        }
+        let mut spins = 0u32;
+        while self.round.load(Ordering::Acquire) == round {
+            if spins < SPINS_BEFORE_YIELDING {
+                spins += 1;
+                std::hint::spin_loop();
+            } else {
+                thread::yield_now();
+            }
+        }
     }
 }
 
@@ -480,9 +674,7 @@ fn push_compact<T>(vec: &mut Vec<T>, value: T) {
 }
 
 /// The states one operation away from the queued state `entry` (whose id
-/// is `id`), in the order of [`Operation::ALL`], as the engine makes them,
-/// each with the operations its own expansion may leave out (see
-/// [`queue_entry`]).
+/// is `id`), in the order of [`Operation::ALL`], as the engine makes them.
 ///
 /// The operations `entry` names are left out because they can only give
 /// states already visited, so leaving them out changes no answer and no
@@ -498,25 +690,26 @@ fn push_compact<T>(vec: &mut Vec<T>, value: T) {
 #[inline]
 fn successors(entry: u64, id: usize, out: &mut Vec<Candidate>) {
     let skip = (entry >> SKIP_SHIFT) as u8;
-    let word = entry & PACKED_BITS;
-    crate::successors::for_each(word, skip, |op_index, next| {
-        let skip_next = if op_index < TURNS {
-            // Only the orientation changed: nothing fell.
-            if (next ^ word) & !ORIENTATION_FIELD == 0 {
-                ALL_TURNS
-            } else {
-                0
-            }
-        } else {
-            MOVE_BACK[op_index]
-        };
+    crate::successors::for_each(entry & PACKED_BITS, skip, |op_index, next| {
         out.push(Candidate {
-            word: next,
-            skip: skip_next,
+            hash: hash(next),
             record: parent_record(id, op_index),
-            goal: State::packed_without_shubbles(next),
         })
     });
+}
+
+/// What the expansion of `word`, reached from `parent` (a queue entry) by
+/// the operation at `op_index`, may leave out (see [`successors`]).
+#[inline]
+fn skip_after(word: u64, parent: u64, op_index: usize) -> u8 {
+    if op_index >= TURNS {
+        MOVE_BACK[op_index]
+    } else if (word ^ parent) & PACKED_BITS & !ORIENTATION_FIELD == 0 {
+        // Only the orientation changed: nothing fell.
+        ALL_TURNS
+    } else {
+        0
+    }
 }
 
 /// The turns come first in [`Operation::ALL`], then the stot moves.
@@ -585,7 +778,27 @@ const SHARDS: usize = 2;
 #[inline(always)]
 fn hash(word: u64) -> u64 {
     debug_assert!(word & !PACKED_BITS == 0, "a packed state has 46 bits");
-    (word ^ word >> 29).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    (word ^ word >> 29).wrapping_mul(HASH_FACTOR)
+}
+
+/// The odd constant [`hash`] multiplies by, and its inverse modulo 2^64.
+const HASH_FACTOR: u64 = 0x9E37_79B9_7F4A_7C15;
+const HASH_INVERSE: u64 = {
+    // Newton's iteration doubles the correct low bits each round.
+    let mut inverse = HASH_FACTOR;
+    let mut round = 0;
+    while round < 6 {
+        inverse = inverse.wrapping_mul(2u64.wrapping_sub(HASH_FACTOR.wrapping_mul(inverse)));
+        round += 1;
+    }
+    inverse
+};
+
+/// The packed word whose [`hash`] is `hash`.
+#[inline(always)]
+fn unhash(hash: u64) -> u64 {
+    let folded = hash.wrapping_mul(HASH_INVERSE);
+    folded ^ folded >> 29
 }
 
 /// The shard a hash belongs to: its top bit.
@@ -594,12 +807,25 @@ fn shard_of(hash: u64) -> usize {
     (hash >> 63) as usize
 }
 
-/// Where a hash sits in a shard of `len` slots: its bits below the shard's
-/// scaled to the shard (which need not be a power of two). Slots grow with
-/// the hash, so hashes looked up in increasing order sweep the table.
+/// Tables per shard, picked by the hash's bits after the shard's: each
+/// stays small, so that growing one rehashes a few hundred or thousand
+/// states within the cache, and the memory of the tables it replaces is
+/// soon reused by others.
+const SEGMENT_BITS: u32 = 10;
+
+/// The table of a shard that a hash belongs to.
+#[inline(always)]
+fn segment_of(hash: u64) -> usize {
+    ((hash << 1) >> (64 - SEGMENT_BITS)) as usize
+}
+
+/// Where a hash sits in a table of `len` slots: its bits below the
+/// shard's and the table's, scaled to the table (which need not be a
+/// power of two). Slots grow with the hash, so hashes looked up in
+/// increasing order sweep the tables in order.
 #[inline(always)]
 fn home(hash: u64, len: usize) -> usize {
-    (((hash << 1) as u128 * len as u128) >> 64) as usize
+    (((hash << (1 + SEGMENT_BITS)) as u128 * len as u128) >> 64) as usize
 }
 
 /// How many look-ups ahead a shard asks for the slot it will probe.
@@ -621,17 +847,23 @@ fn prefetch(slot: &u64) {
     let _ = slot;
 }
 
-/// One shard of the visited set: an open-addressing (linear probing) table
-/// of hashes, kept between 1/2 and 3/4 full.
+/// One shard of the visited set: `1 << SEGMENT_BITS` tables.
 struct Shard {
+    segments: Vec<Segment>,
+}
+
+/// An open-addressing (linear probing) table of hashes, kept between 1/2
+/// and 3/4 full; no memory until its first state.
+#[derive(Default)]
+struct Segment {
     slots: Vec<u64>,
     len: usize,
 }
 
-/// Table size of a new search; small, since most searches are.
-const INITIAL_SLOTS: usize = 1024;
+/// Size of a segment's first table.
+const INITIAL_SLOTS: usize = 8;
 
-/// Where a hash is, or would go, in a shard.
+/// Where a hash is, or would go, in a segment.
 enum Probe {
     Present,
     Vacant(usize),
@@ -640,8 +872,7 @@ enum Probe {
 impl Shard {
     fn new() -> Shard {
         Shard {
-            slots: vec![0; INITIAL_SLOTS],
-            len: 0,
+            segments: (0..1 << SEGMENT_BITS).map(|_| Segment::default()).collect(),
         }
     }
 
@@ -657,19 +888,25 @@ impl Shard {
         let mut offset = 0;
         for half in halves {
             let keys = half.keys_of(shard);
-            for (place, key) in keys.iter().enumerate() {
-                // The probes come in increasing slot order, but each is a
-                // cache miss all the same; asking for the slot of the one
-                // PREFETCH_DISTANCE ahead keeps that many misses in
+            let hash_of = |place: usize| {
+                let key = keys[place];
+                key.hash
+            };
+            for place in 0..keys.len() {
+                // The probes come in increasing slot order, but each can
+                // be a cache miss all the same; asking for the slot of the
+                // one PREFETCH_DISTANCE ahead keeps that many misses in
                 // flight, whatever branches this one mispredicts.
-                if let Some(ahead) = keys.get(place + PREFETCH_DISTANCE) {
-                    prefetch(&self.slots[home(ahead.hash, self.slots.len())]);
+                if place + PREFETCH_DISTANCE < keys.len() {
+                    let ahead = hash_of(place + PREFETCH_DISTANCE);
+                    let slots = &self.segments[segment_of(ahead)].slots;
+                    if !slots.is_empty() {
+                        prefetch(&slots[home(ahead, slots.len())]);
+                    }
                 }
-                self.reserve_one();
-                if let Probe::Vacant(slot) = self.probe(key.hash) {
-                    self.slots[slot] = key.hash;
-                    self.len += 1;
-                    let index = offset + key.index as usize;
+                let hash = hash_of(place);
+                if self.segments[segment_of(hash)].insert(hash) {
+                    let index = offset + keys[place].index as usize;
                     fresh[index / 64] |= 1 << (index % 64);
                 }
             }
@@ -677,12 +914,33 @@ impl Shard {
         }
     }
 
-    /// Adds a hash known not to be there.
-    fn insert_new(&mut self, hash: u64) {
+    /// Adds `hash` if it is not there; true if it was not.
+    fn insert(&mut self, hash: u64) -> bool {
+        self.segments[segment_of(hash)].insert(hash)
+    }
+
+    fn memory_bytes(&self) -> usize {
+        self.segments.capacity() * std::mem::size_of::<Segment>()
+            + self
+                .segments
+                .iter()
+                .map(|segment| segment.slots.capacity() * std::mem::size_of::<u64>())
+                .sum::<usize>()
+    }
+}
+
+impl Segment {
+    /// Adds `hash` if it is not there; true if it was not.
+    #[inline(always)]
+    fn insert(&mut self, hash: u64) -> bool {
         self.reserve_one();
-        if let Probe::Vacant(slot) = self.probe(hash) {
-            self.slots[slot] = hash;
-            self.len += 1;
+        match self.probe(hash) {
+            Probe::Vacant(slot) => {
+                self.slots[slot] = hash;
+                self.len += 1;
+                true
+            }
+            Probe::Present => false,
         }
     }
 
@@ -715,17 +973,13 @@ impl Shard {
 
     #[cold]
     fn grow(&mut self) {
-        let larger = written_zeros(self.slots.len() / 2 * 3);
+        let larger = written_zeros((self.slots.len() / 2 * 3).max(INITIAL_SLOTS));
         let old = std::mem::replace(&mut self.slots, larger);
         for hash in old.into_iter().filter(|&hash| hash != 0) {
             if let Probe::Vacant(slot) = self.probe(hash) {
                 self.slots[slot] = hash;
             }
         }
-    }
-
-    fn memory_bytes(&self) -> usize {
-        self.slots.capacity() * std::mem::size_of::<u64>()
     }
 }
 
@@ -741,13 +995,13 @@ fn written_zeros(len: usize) -> Vec<u64> {
     slots
 }
 
-/// The successors of half a chunk, in the order they were generated and
+/// The successors of part of a chunk, in the order they were generated and
 /// sorted by hash.
 #[derive(Default)]
 struct Half {
     candidates: Vec<Candidate>,
-    /// Every candidate's hash and index, sorted by the hash's high bits:
-    /// those of shard 0, then those of shard 1.
+    /// Every candidate's hash and index, sorted by the high bits of the
+    /// hash: those of shard 0, then those of shard 1.
     keys: Vec<Key>,
     /// Where shard 1's keys start.
     shard_1_from: usize,
@@ -755,8 +1009,9 @@ struct Half {
     counts: Vec<u32>,
 }
 
-/// A successor's hash and its index in its half.
+/// A candidate's hash and its index in its half, 12 bytes.
 #[derive(Clone, Copy, Default)]
+#[repr(C, packed(4))]
 struct Key {
     hash: u64,
     index: u32,
@@ -783,7 +1038,8 @@ impl Half {
         self.counts.clear();
         self.counts.resize(1 << bits, 0);
         for candidate in &self.candidates {
-            self.counts[bucket(hash(candidate.word))] += 1;
+            let hash = candidate.hash;
+            self.counts[bucket(hash)] += 1;
         }
         let mut start = 0;
         for (bucket, count) in self.counts.iter_mut().enumerate() {
@@ -797,7 +1053,7 @@ impl Half {
         self.keys.clear();
         self.keys.resize(total, Key::default());
         for (index, candidate) in self.candidates.iter().enumerate() {
-            let hash = hash(candidate.word);
+            let hash = candidate.hash;
             let place = &mut self.counts[bucket(hash)];
             self.keys[*place as usize] = Key {
                 hash,
@@ -844,7 +1100,7 @@ mod tests {
         search.chunk_states = cut.chunk_states;
         search.parallel_from = if cut.two_threads { 1 } else { usize::MAX };
         let outcome = search.run(&start, &mut NoProgress, Instant::now());
-        (outcome, search.expanded)
+        (outcome, search.ids.expanded)
     }
 
     #[test]
