@@ -2,30 +2,34 @@
 //! shubble has left the box and both smoles are still in it.
 //!
 //! Breadth-first search over stable (cells, orientation) states, each packed
-//! in one `u64` by [`State::pack`]. Successors come from
-//! the crate's `successors` module, the engine's rules worked on the packed word (a
+//! in one `u64` by [`State::pack`]. Successors come from the crate's
+//! `successors` module, the engine's rules worked on the packed word (a
 //! property test holds it to [`crate::engine::perform_quietly`], and so to
 //! [`crate::engine::perform`]); an operation that fails (a refused stot
 //! move, a smole leaving) leads to no state. Because states are found in
 //! order of distance, the first state without shubbles is at the fewest
 //! operations (`|` counts as one).
 //!
-//! Memory is the limit on how far a search can go, so the visited set is
-//! compact: an open-addressing table holding the packed words themselves,
-//! kept between 1/2 and 3/4 full (10.7 to 16 bytes per state), one `u32`
-//! per state for the parent and the operation (4 bytes, 4.5 with spare
-//! capacity), and the words of the level being expanded and of the next
-//! one (8 bytes per state of those two levels), plus fixed-size buffers of
-//! successors waiting to be looked up. For Figure 1(a) that is 24.6 bytes
-//! per visited state at the peak.
+//! A level is expanded in chunks. A chunk's successors are generated in
+//! blocks, each block's sorted by hash; then each of the visited set's 16
+//! shards looks up its own successors, in hash order so that the
+//! look-ups sweep its tables, and notes which were new; then the new ones
+//! are numbered in the order they were generated. On two cores, two
+//! threads claim blocks and shards in turn, and one numbers while the
+//! other generates ahead for the next chunk. Who does which block or shard
+//! changes nothing, and numbering follows generation, so the answer and
+//! every count are those of a one-by-one search whatever the thread count
+//! (a test compares them with a straightforward search).
 //!
-//! Speed comes from the engine's closed-form settle and from the
-//! table: successors of [`BATCH`] states are generated first and their
-//! home slots all read before the look-ups start, so their cache misses
-//! overlap; a look-up then reads one place in memory. On a machine with
-//! two or more cores, a second thread generates the successors of large
-//! levels ahead of the look-ups, which stay on one thread and in order, so
-//! the answer and every count are the same whatever the thread count.
+//! Memory is the limit on how far a search can go, so the visited set is
+//! compact: small open-addressing tables of hashes (a bijection of the
+//! packed word, so equal hashes are equal states), kept between 1/2 and
+//! 3/4 full (10.7 to 16 bytes per state); one `u32` per state for the
+//! parent and the operation (4 bytes, 4.5 with spare capacity); the words
+//! of the level being expanded and of the next one (8 bytes per state of
+//! those two levels); and the buffers of two chunks, whose size follows
+//! the number of states visited. For Figure 1(a) that is 24.4 bytes per
+//! visited state at the peak.
 //!
 //! The library draws nothing: progress goes to a [`SolveProgress`], and
 //! [`SolveReport::summary`] and [`SolveReport::json`] give the texts a
@@ -274,22 +278,22 @@ struct Search {
 }
 
 /// The most states per chunk: enough successors (about 4.4 each) that a
-/// chunk's look-ups, sorted by slot, sweep a shard almost line by line.
+/// chunk's look-ups, sorted by slot, sweep each table in order, and few
+/// enough that the buffers of two chunks stay small next to the tables.
 const CHUNK_STATES: usize = 8192;
 
 /// The fewest states per chunk, below which a chunk's fixed costs show.
-/// Between the two, a chunk has 1/16 as many states as have been visited,
-/// so that its buffers stay small next to the table.
+/// Between the two, a chunk has 1/64 as many states as have been visited,
+/// so that its buffers stay small next to the tables.
 const MIN_CHUNK_STATES: usize = 512;
 
 /// Levels smaller than this are worked on by one thread: starting a second
 /// would cost more than it saves.
 const PARALLEL_MIN_STATES: usize = 2048;
 
-/// The part of a chunk whose successors the numbering thread generates
-/// (the other thread generates the rest): a little less than half, since
-/// numbering the new states is its alone.
-const NUMBERING_THREAD_SHARE: (usize, usize) = (9, 20);
+/// Blocks per chunk: the units of generating that threads take in turn,
+/// so that neither waits long for the other.
+const BLOCKS: usize = 8;
 
 /// A successor waiting to be looked up: 12 bytes, since a chunk holds
 /// thousands.
@@ -313,40 +317,49 @@ struct Ids {
     expanded: usize,
 }
 
-/// What the threads share while a level is worked on. Each lock is taken
-/// in the turns that [`SpinBarrier`]s set, so none is ever waited for.
+/// What the threads share while a level is worked on. Work comes in units
+/// (a block of a chunk's states to generate successors for, a shard to
+/// look a chunk's successors up in) that the threads claim one by one
+/// (see [`claim`]); what a unit writes is its own, so who does which
+/// changes nothing. Locks are taken in the turns that [`SpinBarrier`]s set, so
+/// none is ever waited for.
 struct Work {
-    /// The visited set, cut in two by the hash's top bit so that two
-    /// threads can look states up at once.
-    shards: [Mutex<Shard>; SHARDS],
-    /// The successors of a chunk, in two halves; two sets of them, by the
+    /// The visited set, cut into shards by the hash's top bits.
+    shards: Vec<Mutex<Shard>>,
+    /// The successors of a chunk, by block; two sets of them, by the
     /// chunk's parity, so that one chunk's new states can be numbered
     /// while the next chunk's successors are generated.
-    halves: [[RwLock<Half>; 2]; 2],
+    blocks: [Vec<RwLock<Block>>; 2],
     /// Per shard, which of the chunk's successors were new there (bit
-    /// `i`: the `i`-th, counting through the first half and on into the
-    /// second).
-    fresh: [Mutex<Vec<u64>>; SHARDS],
+    /// `i`: the chunk's `i`-th, counting through the blocks in order).
+    fresh: Vec<Mutex<Vec<u64>>>,
+    /// Units of generating claimed so far in this level: chunk `k`'s
+    /// blocks are units `k * BLOCKS` to `(k + 1) * BLOCKS - 1`.
+    generating: AtomicUsize,
+    /// Units of looking up claimed so far, likewise by shard.
+    looking_up: AtomicUsize,
 }
 
 /// A chunk: some states of a level, with the id of the first.
 #[derive(Clone, Copy)]
 struct Chunk<'a> {
-    parity: usize,
+    /// Its place in the level.
+    index: usize,
     first_id: usize,
     states: &'a [u64],
 }
 
 impl Chunk<'_> {
-    /// The first states (whose successors the numbering thread generates)
-    /// and the rest, each with the id of its first state.
-    fn halves(&self) -> [(&[u64], usize); 2] {
-        let (share, of) = NUMBERING_THREAD_SHARE;
-        let (first, second) = self.states.split_at(self.states.len() * share / of);
-        [
-            (first, self.first_id),
-            (second, self.first_id + first.len()),
-        ]
+    fn parity(&self) -> usize {
+        self.index % 2
+    }
+
+    /// Block `block`'s states, and the id of the first.
+    fn block(&self, block: usize) -> (&[u64], usize) {
+        let size = self.states.len().div_ceil(BLOCKS);
+        let from = (block * size).min(self.states.len());
+        let to = (from + size).min(self.states.len());
+        (&self.states[from..to], self.first_id + from)
     }
 }
 
@@ -364,13 +377,25 @@ fn write<T>(lock: &RwLock<T>) -> RwLockWriteGuard<'_, T> {
     lock.write().unwrap_or_else(PoisonError::into_inner)
 }
 
+/// Claims the next unit below `end` from `counter`, if any is left.
+fn claim(counter: &AtomicUsize, end: usize) -> Option<usize> {
+    counter
+        .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |claimed| {
+            (claimed < end).then_some(claimed + 1)
+        })
+        .ok()
+}
+
 impl Search {
     fn new(max_states: usize) -> Search {
+        let blocks = || (0..BLOCKS).map(|_| RwLock::default()).collect();
         Search {
             work: Work {
-                shards: [Mutex::new(Shard::new()), Mutex::new(Shard::new())],
-                halves: Default::default(),
-                fresh: Default::default(),
+                shards: (0..SHARDS).map(|_| Mutex::new(Shard::new())).collect(),
+                blocks: [blocks(), blocks()],
+                fresh: (0..SHARDS).map(|_| Mutex::default()).collect(),
+                generating: AtomicUsize::new(0),
+                looking_up: AtomicUsize::new(0),
             },
             ids: Ids {
                 parents: Vec::new(),
@@ -438,17 +463,15 @@ impl Search {
     /// one-by-one search finds them in) and queued in `next`. An outcome
     /// when the search ends there.
     ///
-    /// On two threads, each generates the successors of part of a chunk,
-    /// then looks up those of one shard; the numbering thread then numbers
-    /// while the other generates for the next chunk. The work is cut the
-    /// same way whatever the thread count, so nothing found depends on it.
+    /// On two threads, both generate and look up; then one numbers while
+    /// the other starts generating for the next chunk, and joins it after.
     fn expand(
         &mut self,
         level: &[u64],
         first_id: usize,
         next: &mut Vec<u64>,
     ) -> Option<SolveOutcome> {
-        let chunk_states = (self.ids.parents.len() / 16)
+        let chunk_states = (self.ids.parents.len() / 64)
             .max(MIN_CHUNK_STATES)
             .min(self.chunk_states);
         let chunks = || {
@@ -456,47 +479,45 @@ impl Search {
                 .chunks(chunk_states)
                 .enumerate()
                 .map(move |(index, states)| Chunk {
-                    parity: index % 2,
+                    index,
                     first_id: first_id + index * chunk_states,
                     states,
                 })
         };
         let work = &self.work;
+        work.generating.store(0, Ordering::Relaxed);
+        work.looking_up.store(0, Ordering::Relaxed);
         let ids = &mut self.ids;
         if level.len() < self.parallel_from {
             return chunks().find_map(|chunk| {
-                for (half, (states, states_first_id)) in chunk.halves().into_iter().enumerate() {
-                    work.generate(chunk.parity, half, states, states_first_id);
-                }
-                for shard in 0..SHARDS {
-                    work.look_up(chunk.parity, shard);
-                }
-                ids.number(work, chunk.parity, level, first_id, next)
+                work.generate(&chunk);
+                work.look_up(&chunk);
+                ids.number(work, chunk.parity(), level, first_id, next)
             });
         }
         let barrier = SpinBarrier::default();
         let stop = AtomicBool::new(false);
         thread::scope(|scope| {
             scope.spawn(|| {
+                let _taking_part = barrier.taking_part();
                 for chunk in chunks() {
-                    let (states, states_first_id) = chunk.halves()[1];
-                    work.generate(chunk.parity, 1, states, states_first_id);
+                    work.generate(&chunk);
                     barrier.wait();
                     if stop.load(Ordering::Relaxed) {
                         return;
                     }
-                    work.look_up(chunk.parity, 1);
+                    work.look_up(&chunk);
                     barrier.wait();
                 }
             });
+            let _taking_part = barrier.taking_part();
             let mut chunks = chunks().peekable();
             while let Some(chunk) = chunks.next() {
-                let (states, states_first_id) = chunk.halves()[0];
-                work.generate(chunk.parity, 0, states, states_first_id);
+                work.generate(&chunk);
                 barrier.wait();
-                work.look_up(chunk.parity, 0);
+                work.look_up(&chunk);
                 barrier.wait();
-                let outcome = ids.number(work, chunk.parity, level, first_id, next);
+                let outcome = ids.number(work, chunk.parity(), level, first_id, next);
                 if outcome.is_some() {
                     if chunks.peek().is_some() {
                         // The other thread is generating for the next
@@ -521,12 +542,12 @@ impl Search {
             .iter()
             .map(|shard| lock(shard).memory_bytes())
             .sum();
-        let halves: usize = self
+        let blocks: usize = self
             .work
-            .halves
+            .blocks
             .iter()
             .flatten()
-            .map(|half| read(half).memory_bytes())
+            .map(|block| read(block).memory_bytes())
             .sum();
         let fresh: usize = self
             .work
@@ -535,7 +556,7 @@ impl Search {
             .map(|fresh| lock(fresh).capacity())
             .sum();
         let bytes = tables
-            + halves
+            + blocks
             + fresh * std::mem::size_of::<u64>()
             + self.ids.parents.capacity() * std::mem::size_of::<u32>()
             + (level.capacity() + next.capacity()) * std::mem::size_of::<u64>();
@@ -544,21 +565,26 @@ impl Search {
 }
 
 impl Work {
-    /// Generates and sorts the successors of `states` (the first has id
-    /// `first_id`) into half `half` of the chunk of parity `parity`.
-    fn generate(&self, parity: usize, half: usize, states: &[u64], first_id: usize) {
-        write(&self.halves[parity][half]).generate(states, first_id);
+    /// Generates and sorts the successors of `chunk`'s blocks, as many as
+    /// this thread can claim.
+    fn generate(&self, chunk: &Chunk) {
+        let first = chunk.index * BLOCKS;
+        while let Some(unit) = claim(&self.generating, first + BLOCKS) {
+            let block = unit - first;
+            let (states, first_id) = chunk.block(block);
+            write(&self.blocks[chunk.parity()][block]).generate(states, first_id);
+        }
     }
 
-    /// Looks up the successors of shard `shard` in the chunk of parity
-    /// `parity`.
-    fn look_up(&self, parity: usize, shard: usize) {
-        let halves = [read(&self.halves[parity][0]), read(&self.halves[parity][1])];
-        lock(&self.shards[shard]).look_up(
-            shard,
-            [&halves[0], &halves[1]],
-            &mut lock(&self.fresh[shard]),
-        );
+    /// Looks up the successors of `chunk` in the shards this thread can
+    /// claim.
+    fn look_up(&self, chunk: &Chunk) {
+        let blocks: Vec<_> = self.blocks[chunk.parity()].iter().map(read).collect();
+        let first = chunk.index * SHARDS;
+        while let Some(unit) = claim(&self.looking_up, first + SHARDS) {
+            let shard = unit - first;
+            lock(&self.shards[shard]).look_up(shard, &blocks, &mut lock(&self.fresh[shard]));
+        }
     }
 }
 
@@ -575,19 +601,23 @@ impl Ids {
         level_first_id: usize,
         next: &mut Vec<u64>,
     ) -> Option<SolveOutcome> {
-        let [first_half, second_half] =
-            [read(&work.halves[parity][0]), read(&work.halves[parity][1])];
-        let [fresh_0, fresh_1] = [lock(&work.fresh[0]), lock(&work.fresh[1])];
-        for (block, (&fresh_0, &fresh_1)) in fresh_0.iter().zip(fresh_1.iter()).enumerate() {
+        let blocks: Vec<_> = work.blocks[parity].iter().map(read).collect();
+        let fresh: Vec<_> = work.fresh.iter().map(lock).collect();
+        // The block of the candidate being numbered, and the chunk index
+        // of its first candidate.
+        let mut block = 0;
+        let mut block_start = 0;
+        for word_index in 0..fresh[0].len() {
             // A state is new in at most one shard: its own.
-            let mut fresh = fresh_0 | fresh_1;
-            while fresh != 0 {
-                let index = block * 64 + fresh.trailing_zeros() as usize;
-                fresh &= fresh - 1;
-                let candidate = match index.checked_sub(first_half.candidates.len()) {
-                    None => first_half.candidates[index],
-                    Some(index) => second_half.candidates[index],
-                };
+            let mut new = fresh.iter().fold(0, |bits, shard| bits | shard[word_index]);
+            while new != 0 {
+                let index = word_index * 64 + new.trailing_zeros() as usize;
+                new &= new - 1;
+                while index >= block_start + blocks[block].candidates.len() {
+                    block_start += blocks[block].candidates.len();
+                    block += 1;
+                }
+                let candidate = blocks[block].candidates[index - block_start];
                 let word = unhash(candidate.hash);
                 let record = candidate.record;
                 let parent = (record >> 3) as usize;
@@ -638,6 +668,8 @@ impl Ids {
 struct SpinBarrier {
     arrived: AtomicUsize,
     round: AtomicUsize,
+    /// Set when a thread panicked: the other must not wait for it.
+    abandoned: AtomicBool,
 }
 
 /// Spins before a waiting thread starts yielding.
@@ -653,12 +685,32 @@ impl SpinBarrier {
         }
         let mut spins = 0u32;
         while self.round.load(Ordering::Acquire) == round {
+            if self.abandoned.load(Ordering::Relaxed) {
+                panic!("the other thread of the search panicked");
+            }
             if spins < SPINS_BEFORE_YIELDING {
                 spins += 1;
                 std::hint::spin_loop();
             } else {
                 thread::yield_now();
             }
+        }
+    }
+
+    /// Held by each thread while it takes part: if the thread panics, the
+    /// other stops waiting for it (and panics too, which the scope around
+    /// both passes on) instead of spinning for ever.
+    fn taking_part(&self) -> TakingPart<'_> {
+        TakingPart(self)
+    }
+}
+
+struct TakingPart<'a>(&'a SpinBarrier);
+
+impl Drop for TakingPart<'_> {
+    fn drop(&mut self) {
+        if thread::panicking() {
+            self.0.abandoned.store(true, Ordering::Relaxed);
         }
     }
 }
@@ -766,8 +818,11 @@ fn parent_record(parent: usize, op_index: usize) -> u32 {
     (parent as u32) << 3 | op_index as u32
 }
 
-/// How many shards the visited set has: one per thread that looks up.
-const SHARDS: usize = 2;
+/// The visited set has `1 << SHARD_BITS` shards, picked by the hash's top
+/// bits: units of looking up that the threads claim in turn, each small
+/// enough to stay in a core's cache while a chunk's look-ups sweep it.
+const SHARD_BITS: u32 = 4;
+const SHARDS: usize = 1 << SHARD_BITS;
 
 /// A packed state's hash: odd-constant (Fibonacci) multiplying after
 /// folding the high cells into the low ones, since many states differ only
@@ -801,22 +856,22 @@ fn unhash(hash: u64) -> u64 {
     folded ^ folded >> 29
 }
 
-/// The shard a hash belongs to: its top bit.
+/// The shard a hash belongs to: its top bits.
 #[inline(always)]
 fn shard_of(hash: u64) -> usize {
-    (hash >> 63) as usize
+    (hash >> (64 - SHARD_BITS)) as usize
 }
 
 /// Tables per shard, picked by the hash's bits after the shard's: each
-/// stays small, so that growing one rehashes a few hundred or thousand
-/// states within the cache, and the memory of the tables it replaces is
-/// soon reused by others.
-const SEGMENT_BITS: u32 = 10;
+/// stays small, so that growing one rehashes a few thousand states within
+/// the cache, and the memory of the tables it replaces is soon reused by
+/// others.
+const SEGMENT_BITS: u32 = 3;
 
 /// The table of a shard that a hash belongs to.
 #[inline(always)]
 fn segment_of(hash: u64) -> usize {
-    ((hash << 1) >> (64 - SEGMENT_BITS)) as usize
+    ((hash << SHARD_BITS) >> (64 - SEGMENT_BITS)) as usize
 }
 
 /// Where a hash sits in a table of `len` slots: its bits below the
@@ -825,7 +880,7 @@ fn segment_of(hash: u64) -> usize {
 /// increasing order sweep the tables in order.
 #[inline(always)]
 fn home(hash: u64, len: usize) -> usize {
-    (((hash << (1 + SEGMENT_BITS)) as u128 * len as u128) >> 64) as usize
+    (((hash << (SHARD_BITS + SEGMENT_BITS)) as u128 * len as u128) >> 64) as usize
 }
 
 /// How many look-ups ahead a shard asks for the slot it will probe.
@@ -861,7 +916,7 @@ struct Segment {
 }
 
 /// Size of a segment's first table.
-const INITIAL_SLOTS: usize = 8;
+const INITIAL_SLOTS: usize = 64;
 
 /// Where a hash is, or would go, in a segment.
 enum Probe {
@@ -876,41 +931,42 @@ impl Shard {
         }
     }
 
-    /// Looks up the successors of shard `shard` in both halves of a
-    /// chunk, each half's in order of hash, and marks in `fresh` (bit `i`:
-    /// the chunk's `i`-th successor) those that were not there and have
-    /// now been added. Of equal successors, the first is the new one: a
-    /// half keeps equal hashes in order, and the first half comes first.
-    fn look_up(&mut self, shard: usize, halves: [&Half; 2], fresh: &mut Vec<u64>) {
-        let total = halves[0].candidates.len() + halves[1].candidates.len();
+    /// Looks up the successors of shard `shard` in a chunk's `blocks`,
+    /// each block's in order of hash, and marks in `fresh` (bit `i`: the
+    /// chunk's `i`-th successor) those that were not there and have now
+    /// been added. Of equal successors, the first is the new one: a block
+    /// keeps equal hashes in order, and the blocks are taken in order.
+    fn look_up(
+        &mut self,
+        shard: usize,
+        blocks: &[RwLockReadGuard<'_, Block>],
+        fresh: &mut Vec<u64>,
+    ) {
+        let total: usize = blocks.iter().map(|block| block.candidates.len()).sum();
         fresh.clear();
         fresh.resize(total.div_ceil(64), 0);
         let mut offset = 0;
-        for half in halves {
-            let keys = half.keys_of(shard);
-            let hash_of = |place: usize| {
-                let key = keys[place];
-                key.hash
-            };
-            for place in 0..keys.len() {
+        for block in blocks {
+            let keys = block.keys_of(shard);
+            for (place, key) in keys.iter().enumerate() {
                 // The probes come in increasing slot order, but each can
                 // be a cache miss all the same; asking for the slot of the
                 // one PREFETCH_DISTANCE ahead keeps that many misses in
                 // flight, whatever branches this one mispredicts.
-                if place + PREFETCH_DISTANCE < keys.len() {
-                    let ahead = hash_of(place + PREFETCH_DISTANCE);
+                if let Some(ahead) = keys.get(place + PREFETCH_DISTANCE) {
+                    let ahead = ahead.hash;
                     let slots = &self.segments[segment_of(ahead)].slots;
                     if !slots.is_empty() {
                         prefetch(&slots[home(ahead, slots.len())]);
                     }
                 }
-                let hash = hash_of(place);
+                let hash = key.hash;
                 if self.segments[segment_of(hash)].insert(hash) {
-                    let index = offset + keys[place].index as usize;
+                    let index = offset + key.index as usize;
                     fresh[index / 64] |= 1 << (index % 64);
                 }
             }
-            offset += half.candidates.len();
+            offset += block.candidates.len();
         }
     }
 
@@ -995,21 +1051,21 @@ fn written_zeros(len: usize) -> Vec<u64> {
     slots
 }
 
-/// The successors of part of a chunk, in the order they were generated and
-/// sorted by hash.
+/// The successors of a block of a chunk's states, in the order they were
+/// generated and sorted by hash.
 #[derive(Default)]
-struct Half {
+struct Block {
     candidates: Vec<Candidate>,
     /// Every candidate's hash and index, sorted by the high bits of the
-    /// hash: those of shard 0, then those of shard 1.
+    /// hash, and so by shard.
     keys: Vec<Key>,
-    /// Where shard 1's keys start.
-    shard_1_from: usize,
+    /// Where each shard's keys start, and where the last one's end.
+    shard_starts: [usize; SHARDS + 1],
     /// Keys per bucket of hash values, then where each bucket starts.
     counts: Vec<u32>,
 }
 
-/// A candidate's hash and its index in its half, 12 bytes.
+/// A candidate's hash and its index in its block, 12 bytes.
 #[derive(Clone, Copy, Default)]
 #[repr(C, packed(4))]
 struct Key {
@@ -1017,7 +1073,7 @@ struct Key {
     index: u32,
 }
 
-impl Half {
+impl Block {
     /// Generates the successors of the queued states `entries` (the first
     /// has id `first_id`), in order, and sorts them.
     fn generate(&mut self, entries: &[u64], first_id: usize) {
@@ -1028,12 +1084,12 @@ impl Half {
         self.sort();
     }
 
-    /// Fills `keys` by a counting sort on the hashes' high bits, the
-    /// shard's bit first, so that equal hashes keep their order.
+    /// Fills `keys` by a counting sort on the hashes' high bits (the
+    /// shard's first), so that equal hashes keep their order.
     fn sort(&mut self) {
         let total = self.candidates.len();
-        // About two keys per bucket; the top bit is the shard's.
-        let bits = (usize::BITS - (total / 2).leading_zeros()).clamp(1, 17);
+        // About two keys per bucket, and at least one bucket per shard.
+        let bits = (usize::BITS - (total / 2).leading_zeros()).clamp(SHARD_BITS, 17);
         let bucket = |hash: u64| (hash >> (64 - bits)) as usize;
         self.counts.clear();
         self.counts.resize(1 << bits, 0);
@@ -1041,16 +1097,19 @@ impl Half {
             let hash = candidate.hash;
             self.counts[bucket(hash)] += 1;
         }
+        let buckets_per_shard = 1 << (bits - SHARD_BITS);
         let mut start = 0;
         for (bucket, count) in self.counts.iter_mut().enumerate() {
-            if bucket == 1 << (bits - 1) {
-                self.shard_1_from = start as usize;
+            if bucket % buckets_per_shard == 0 {
+                self.shard_starts[bucket / buckets_per_shard] = start as usize;
             }
             let this = *count;
             *count = start;
             start += this;
         }
-        self.keys.clear();
+        self.shard_starts[SHARDS] = total;
+        // Every place is written below, so what the last chunk left there
+        // needs no clearing.
         self.keys.resize(total, Key::default());
         for (index, candidate) in self.candidates.iter().enumerate() {
             let hash = candidate.hash;
@@ -1064,10 +1123,7 @@ impl Half {
     }
 
     fn keys_of(&self, shard: usize) -> &[Key] {
-        match shard {
-            0 => &self.keys[..self.shard_1_from],
-            _ => &self.keys[self.shard_1_from..],
-        }
+        &self.keys[self.shard_starts[shard]..self.shard_starts[shard + 1]]
     }
 
     fn memory_bytes(&self) -> usize {
@@ -1241,5 +1297,41 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn the_hash_is_a_bijection_never_zero() {
+        let mut word = 1u64;
+        for _ in 0..100_000 {
+            // Words all over the 46 packed bits, from a xorshift sequence.
+            word ^= word << 13;
+            word ^= word >> 7;
+            word ^= word << 17;
+            let packed = word & PACKED_BITS;
+            if packed == 0 {
+                continue;
+            }
+            assert_ne!(hash(packed), 0);
+            assert_eq!(unhash(hash(packed)), packed);
+        }
+        assert_eq!(unhash(hash(PACKED_BITS)), PACKED_BITS);
+    }
+
+    /// A panic on either thread ends the search instead of leaving the
+    /// other waiting at a barrier.
+    #[test]
+    fn a_thread_that_panics_does_not_leave_the_other_waiting() {
+        let barrier = SpinBarrier::default();
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            thread::scope(|scope| {
+                scope.spawn(|| {
+                    let _taking_part = barrier.taking_part();
+                    panic!("a bug");
+                });
+                let _taking_part = barrier.taking_part();
+                barrier.wait();
+            })
+        }));
+        assert!(result.is_err());
     }
 }
