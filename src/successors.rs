@@ -11,7 +11,6 @@
 //! [`State`]: crate::State
 
 use crate::geometry::{Cell, Direction, Neighbour, Orientation, CELL_COUNT};
-use crate::operation::Turn;
 use crate::resting;
 use crate::state::{PACKED_HIGHER_SMOLE, PACKED_LOWER_SMOLE, PACKED_ORIENTATION, PACKED_STOT};
 
@@ -74,14 +73,30 @@ impl Packed {
                 }
             }
         }
-        offer(skip, 0, || self.turned::<Q>(Turn::Clockwise), &mut found);
+        // The two quarter turns share their work.
+        if skip & 0b11 != 0b11 {
+            let [clockwise, counter_clockwise] =
+                resting::rest_across(self.shubbles, self.smoles, self.stot, Q);
+            offer(skip, 0, || self.turned(clockwise, (Q + 1) & 3), &mut found);
+            offer(
+                skip,
+                1,
+                || self.turned(counter_clockwise, (Q + 3) & 3),
+                &mut found,
+            );
+        }
         offer(
             skip,
-            1,
-            || self.turned::<Q>(Turn::CounterClockwise),
+            2,
+            || {
+                let half = (Q + 2) & 3;
+                self.turned(
+                    resting::rest(self.shubbles, self.smoles, self.stot, half),
+                    half,
+                )
+            },
             &mut found,
         );
-        offer(skip, 2, || self.turned::<Q>(Turn::Half), &mut found);
         offer(
             skip,
             3,
@@ -103,15 +118,11 @@ impl Packed {
         );
     }
 
-    /// The box turned and settled; `None` when a smole falls out.
+    /// The box turned to `to` quarters, where its creatures came to rest
+    /// as `rested` says (`None`: a smole fell out).
     #[inline(always)]
-    fn turned<const Q: u8>(&self, turn: Turn) -> Option<u64> {
-        let to = match turn {
-            Turn::Clockwise => (Q + 1) & 3,
-            Turn::CounterClockwise => (Q + 3) & 3,
-            Turn::Half => (Q + 2) & 3,
-        };
-        let (shubbles, smoles) = resting::rest(self.shubbles, self.smoles, self.stot, to)?;
+    fn turned(&self, rested: Option<(u32, u32)>, to: u8) -> Option<u64> {
+        let (shubbles, smoles) = rested?;
         Some(
             shubbles as u64
                 | (smoles.trailing_zeros() as u64 & 31) << PACKED_LOWER_SMOLE
