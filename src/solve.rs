@@ -1039,17 +1039,25 @@ impl Segment {
     }
 }
 
-/// `len` zeros, written. Fresh memory from the allocator reads as zeros
-/// already, but a page first read and then written costs two page faults,
-/// the second of which makes every other core flush its TLB (on a VM, a
-/// costly exit each); pages written first cost one fault and no flush.
+/// `len` zeros, written. A large table is fresh memory from the system,
+/// which reads as zeros unwritten; but a page first read and then written
+/// costs two page faults, the second of which makes every other core
+/// flush its TLB (on a VM, a costly exit each), where a page written first
+/// costs one fault and no flush. Smaller tables come from memory the
+/// allocator reuses, which it clears itself.
 fn written_zeros(len: usize) -> Vec<u64> {
     let mut slots = vec![0; len];
-    // Hidden from the optimiser, which would otherwise know the zeros are
-    // there and drop the writing.
-    std::hint::black_box(&mut slots).fill(0);
+    if len * std::mem::size_of::<u64>() >= FRESH_MEMORY_FROM {
+        // Hidden from the optimiser, which would otherwise know the zeros
+        // are there and drop the writing.
+        std::hint::black_box(&mut slots).fill(0);
+    }
     slots
 }
+
+/// The size from which the C library's allocator maps fresh memory from
+/// the system for a request (its default threshold, 128 KiB).
+const FRESH_MEMORY_FROM: usize = 128 << 10;
 
 /// The successors of a block of a chunk's states, in the order they were
 /// generated and sorted by hash.
