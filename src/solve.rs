@@ -11,10 +11,10 @@
 //! operations (`|` counts as one).
 //!
 //! A level is expanded in chunks. A chunk's successors are generated in
-//! blocks, each block's sorted by hash; then each of the visited set's 16
-//! shards looks up its own successors, in hash order so that the
-//! look-ups sweep its tables, and notes which were new; then the new ones
-//! are numbered in the order they were generated. On two cores, two
+//! blocks, each block's grouped by the shard of the visited set they
+//! belong to (16 shards, by hash); then each shard looks up its own
+//! successors and notes which were new; then the new ones are numbered in
+//! the order they were generated. On two cores, two
 //! threads claim blocks and shards in turn, and one numbers while the
 //! other generates ahead for the next chunk. Who does which block or shard
 //! changes nothing, and numbering follows generation, so the answer and
@@ -277,9 +277,10 @@ struct Search {
     peak_bytes: usize,
 }
 
-/// The most states per chunk: enough successors (about 4.4 each) that a
-/// chunk's look-ups, sorted by slot, sweep each table in order, and few
-/// enough that the buffers of two chunks stay small next to the tables.
+/// The most states per chunk: enough that a chunk's fixed costs (two
+/// barriers, a pass over each shard's work) are small next to its
+/// successors (about 4.4 each), and few enough that the buffers of two
+/// chunks stay small next to the tables.
 const CHUNK_STATES: usize = 8192;
 
 /// The fewest states per chunk, below which a chunk's fixed costs show.
@@ -565,7 +566,7 @@ impl Search {
 }
 
 impl Work {
-    /// Generates and sorts the successors of `chunk`'s blocks, as many as
+    /// Generates and groups the successors of `chunk`'s blocks, as many as
     /// this thread can claim.
     fn generate(&self, chunk: &Chunk) {
         let first = chunk.index * BLOCKS;
@@ -819,8 +820,8 @@ fn parent_record(parent: usize, op_index: usize) -> u32 {
 }
 
 /// The visited set has `1 << SHARD_BITS` shards, picked by the hash's top
-/// bits: units of looking up that the threads claim in turn, each small
-/// enough to stay in a core's cache while a chunk's look-ups sweep it.
+/// bits: units of looking up that the threads claim in turn, enough of
+/// them that neither thread waits long for the other.
 const SHARD_BITS: u32 = 4;
 const SHARDS: usize = 1 << SHARD_BITS;
 
@@ -876,8 +877,7 @@ fn segment_of(hash: u64) -> usize {
 
 /// Where a hash sits in a table of `len` slots: its bits below the
 /// shard's and the table's, scaled to the table (which need not be a
-/// power of two). Slots grow with the hash, so hashes looked up in
-/// increasing order sweep the tables in order.
+/// power of two).
 #[inline(always)]
 fn home(hash: u64, len: usize) -> usize {
     (((hash << (SHARD_BITS + SEGMENT_BITS)) as u128 * len as u128) >> 64) as usize
@@ -931,11 +931,10 @@ impl Shard {
         }
     }
 
-    /// Looks up the successors of shard `shard` in a chunk's `blocks`,
-    /// each block's in order of hash, and marks in `fresh` (bit `i`: the
+    /// Looks up the successors of shard `shard` in a chunk's `blocks`, in
+    /// the order they were generated, and marks in `fresh` (bit `i`: the
     /// chunk's `i`-th successor) those that were not there and have now
-    /// been added. Of equal successors, the first is the new one: a block
-    /// keeps equal hashes in order, and the blocks are taken in order.
+    /// been added: of equal successors, the first.
     fn look_up(
         &mut self,
         shard: usize,
@@ -949,9 +948,8 @@ impl Shard {
         for block in blocks {
             let keys = block.keys_of(shard);
             for (place, key) in keys.iter().enumerate() {
-                // The probes come in increasing slot order, but each can
-                // be a cache miss all the same; asking for the slot of the
-                // one PREFETCH_DISTANCE ahead keeps that many misses in
+                // Each probe is likely a cache miss; asking for the slot of
+                // the one PREFETCH_DISTANCE ahead keeps that many misses in
                 // flight, whatever branches this one mispredicts.
                 if let Some(ahead) = keys.get(place + PREFETCH_DISTANCE) {
                     let ahead = ahead.hash;
@@ -1060,17 +1058,14 @@ fn written_zeros(len: usize) -> Vec<u64> {
 const FRESH_MEMORY_FROM: usize = 128 << 10;
 
 /// The successors of a block of a chunk's states, in the order they were
-/// generated and sorted by hash.
+/// generated and grouped by shard.
 #[derive(Default)]
 struct Block {
     candidates: Vec<Candidate>,
-    /// Every candidate's hash and index, sorted by the high bits of the
-    /// hash, and so by shard.
+    /// Every candidate's hash and index, grouped by shard.
     keys: Vec<Key>,
     /// Where each shard's keys start, and where the last one's end.
     shard_starts: [usize; SHARDS + 1],
-    /// Keys per bucket of hash values, then where each bucket starts.
-    counts: Vec<u32>,
 }
 
 /// A candidate's hash and its index in its block, 12 bytes.
@@ -1083,37 +1078,29 @@ struct Key {
 
 impl Block {
     /// Generates the successors of the queued states `entries` (the first
-    /// has id `first_id`), in order, and sorts them.
+    /// has id `first_id`), in order, and groups them by shard.
     fn generate(&mut self, entries: &[u64], first_id: usize) {
         self.candidates.clear();
         for (offset, &entry) in entries.iter().enumerate() {
             successors(entry, first_id + offset, &mut self.candidates);
         }
-        self.sort();
+        self.group();
     }
 
-    /// Fills `keys` by a counting sort on the hashes' high bits (the
-    /// shard's first), so that equal hashes keep their order.
-    fn sort(&mut self) {
+    /// Fills `keys` with the candidates grouped by shard, each group in
+    /// the order they were generated (so equal hashes keep their order).
+    fn group(&mut self) {
         let total = self.candidates.len();
-        // About two keys per bucket, and at least one bucket per shard.
-        let bits = (usize::BITS - (total / 2).leading_zeros()).clamp(SHARD_BITS, 17);
-        let bucket = |hash: u64| (hash >> (64 - bits)) as usize;
-        self.counts.clear();
-        self.counts.resize(1 << bits, 0);
+        let mut counts = [0usize; SHARDS];
         for candidate in &self.candidates {
-            let hash = candidate.hash;
-            self.counts[bucket(hash)] += 1;
+            counts[shard_of(candidate.hash)] += 1;
         }
-        let buckets_per_shard = 1 << (bits - SHARD_BITS);
+        let mut places = [0usize; SHARDS];
         let mut start = 0;
-        for (bucket, count) in self.counts.iter_mut().enumerate() {
-            if bucket % buckets_per_shard == 0 {
-                self.shard_starts[bucket / buckets_per_shard] = start as usize;
-            }
-            let this = *count;
-            *count = start;
-            start += this;
+        for shard in 0..SHARDS {
+            self.shard_starts[shard] = start;
+            places[shard] = start;
+            start += counts[shard];
         }
         self.shard_starts[SHARDS] = total;
         // Every place is written below, so what the last chunk left there
@@ -1121,8 +1108,8 @@ impl Block {
         self.keys.resize(total, Key::default());
         for (index, candidate) in self.candidates.iter().enumerate() {
             let hash = candidate.hash;
-            let place = &mut self.counts[bucket(hash)];
-            self.keys[*place as usize] = Key {
+            let place = &mut places[shard_of(hash)];
+            self.keys[*place] = Key {
                 hash,
                 index: index as u32,
             };
@@ -1137,7 +1124,6 @@ impl Block {
     fn memory_bytes(&self) -> usize {
         self.candidates.capacity() * std::mem::size_of::<Candidate>()
             + self.keys.capacity() * std::mem::size_of::<Key>()
-            + self.counts.capacity() * std::mem::size_of::<u32>()
     }
 }
 
