@@ -904,7 +904,7 @@ fn prefetch(slot: &u64) {
 
 /// One shard of the visited set: `1 << SEGMENT_BITS` tables.
 struct Shard {
-    segments: Vec<Segment>,
+    segments: [Segment; 1 << SEGMENT_BITS],
 }
 
 /// An open-addressing (linear probing) table of hashes, kept between 1/2
@@ -927,7 +927,7 @@ enum Probe {
 impl Shard {
     fn new() -> Shard {
         Shard {
-            segments: (0..1 << SEGMENT_BITS).map(|_| Segment::default()).collect(),
+            segments: std::array::from_fn(|_| Segment::default()),
         }
     }
 
@@ -974,7 +974,7 @@ impl Shard {
     }
 
     fn memory_bytes(&self) -> usize {
-        self.segments.capacity() * std::mem::size_of::<Segment>()
+        std::mem::size_of::<Shard>()
             + self
                 .segments
                 .iter()
@@ -987,17 +987,24 @@ impl Segment {
     /// Adds `hash` if it is not there; true if it was not.
     #[inline(always)]
     fn insert(&mut self, hash: u64) -> bool {
-        self.reserve_one();
-        match self.probe(hash) {
-            Probe::Vacant(slot) => {
-                self.slots[slot] = hash;
-                self.len += 1;
-                true
-            }
-            Probe::Present => false,
+        if self.slots.is_empty() {
+            self.grow();
         }
+        let Probe::Vacant(mut slot) = self.probe(hash) else {
+            return false;
+        };
+        // Kept at most 3/4 full: growing makes it half as large again,
+        // and so 1/2 full.
+        if (self.len + 1) * 4 > self.slots.len() * 3 {
+            self.grow();
+            slot = self.vacant_slot(hash);
+        }
+        self.slots[slot] = hash;
+        self.len += 1;
+        true
     }
 
+    /// Needs at least one slot.
     #[inline(always)]
     fn probe(&self, hash: u64) -> Probe {
         let mut slot = home(hash, self.slots.len());
@@ -1015,14 +1022,17 @@ impl Segment {
         }
     }
 
-    /// Makes sure one more hash can go in while the table is at most 3/4
-    /// full, making it half as large again (and so leaving it 1/2 full)
-    /// when needed.
+    /// Where `hash`, known not to be there, goes.
     #[inline(always)]
-    fn reserve_one(&mut self) {
-        if (self.len + 1) * 4 > self.slots.len() * 3 {
-            self.grow();
+    fn vacant_slot(&self, hash: u64) -> usize {
+        let mut slot = home(hash, self.slots.len());
+        while self.slots[slot] != 0 {
+            slot += 1;
+            if slot == self.slots.len() {
+                slot = 0;
+            }
         }
+        slot
     }
 
     #[cold]
@@ -1030,9 +1040,8 @@ impl Segment {
         let larger = written_zeros((self.slots.len() / 2 * 3).max(INITIAL_SLOTS));
         let old = std::mem::replace(&mut self.slots, larger);
         for hash in old.into_iter().filter(|&hash| hash != 0) {
-            if let Probe::Vacant(slot) = self.probe(hash) {
-                self.slots[slot] = hash;
-            }
+            let slot = self.vacant_slot(hash);
+            self.slots[slot] = hash;
         }
     }
 }
