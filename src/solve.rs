@@ -28,7 +28,7 @@
 //! parent and the operation (4 bytes, 4.5 with spare capacity); the words
 //! of the level being expanded and of the next one (8 bytes per state of
 //! those two levels); and the buffers of two chunks, whose size follows
-//! the number of states visited. For Figure 1(a) that is 24.4 bytes per
+//! the number of states visited. For Figure 1(a) that is about 24 bytes per
 //! visited state at the peak.
 //!
 //! The library draws nothing: progress goes to a [`SolveProgress`], and
