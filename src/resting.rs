@@ -162,16 +162,16 @@ const DESTINATIONS: [[[u8; 8]; CELL_COUNT]; 4] = {
 /// out (nothing can follow it: the cell above 28 is wall).
 #[inline(always)]
 pub(crate) fn rest(shubbles: u32, smoles: u32, stot: u32, quarters: u8) -> Option<(u32, u32)> {
+    let creatures = shubbles | smoles;
     match quarters & 3 {
-        0 => {
-            if smoles & OPENING_BIT != 0 {
-                return None;
-            }
-            Some(rest_vertical::<0>(shubbles & !OPENING_BIT, smoles, stot))
+        gravity @ (1 | 3) => {
+            let [rows] = rows(creatures, stot, [gravity as usize]);
+            Some(smoles_moved(gravity as usize, smoles, rows))
         }
-        1 => Some(rest_horizontal::<1>(shubbles, smoles, stot)),
-        2 => Some(rest_vertical::<2>(shubbles, smoles, stot)),
-        _ => Some(rest_horizontal::<3>(shubbles, smoles, stot)),
+        gravity => {
+            let [columns] = columns(creatures, stot, [gravity as usize]);
+            vertical_rest(gravity as usize, shubbles, smoles, columns)
+        }
     }
 }
 
@@ -186,70 +186,102 @@ pub(crate) fn rest_across(
     stot: u32,
     quarters: u8,
 ) -> [Option<(u32, u32)>; 2] {
+    let creatures = shubbles | smoles;
     match quarters & 3 {
-        // Gravity down: clockwise turns it right, counter-clockwise left.
-        0 => rest_horizontal_both(shubbles, smoles, stot).map(Some),
-        1 => {
-            let [down, up] = rest_vertical_both(shubbles, smoles, stot);
-            [up, down]
+        // Gravity down or up: the quarter turns make it right and left.
+        now @ (0 | 2) => {
+            let [right, left] = rows(creatures, stot, [1, 3]);
+            let right = Some(smoles_moved(1, smoles, right));
+            let left = Some(smoles_moved(3, smoles, left));
+            // Clockwise from down is right; from up, left.
+            if now == 0 {
+                [right, left]
+            } else {
+                [left, right]
+            }
         }
-        2 => {
-            let [right, left] = rest_horizontal_both(shubbles, smoles, stot);
-            [Some(left), Some(right)]
+        now => {
+            let [down, up] = columns(creatures, stot, [0, 2]);
+            let down = vertical_rest(0, shubbles, smoles, down);
+            let up = vertical_rest(2, shubbles, smoles, up);
+            // Clockwise from right is up; from left, down.
+            if now == 1 {
+                [up, down]
+            } else {
+                [down, up]
+            }
         }
-        _ => rest_vertical_both(shubbles, smoles, stot),
     }
 }
 
-/// [`rest_horizontal`] for gravity right and for gravity left.
+/// The lines of a box under one gravity: each line's table entry (see
+/// [`LineTable`]) and the cells where its creatures rest.
+type RestedLines = ([u64; 8], u32);
+
+/// The rows of a box with creatures `creatures` and its stot in `stot`,
+/// rested under each of `gravities` (1: right, 3: left). The rows' keys
+/// are worked out once for all of them.
 #[inline(always)]
-fn rest_horizontal_both(shubbles: u32, smoles: u32, stot: u32) -> [(u32, u32); 2] {
-    let creatures = shubbles | smoles;
+fn rows<const N: usize>(creatures: u32, stot: u32, gravities: [usize; N]) -> [RestedLines; N] {
     let stot_places = STOT_PLACES[0][stot as usize % CELL_COUNT] as u32;
-    let mut resting = [0; 2];
-    let mut entries = [[0u64; 8]; 2];
+    let mut rested = [([0u64; 8], 0u32); N];
     let mut y = 0;
     while y < 5 {
         let cells = creatures >> ROW_START[y] & ((1 << ROW_LEN[y]) - 1);
         let key = key(cells, stot_places, y as u32);
-        entries[0][y] = table::<1>(ROW_LEN[y])[key];
-        entries[1][y] = table::<3>(ROW_LEN[y])[key];
-        resting[0] |= (entries[0][y] as u32 & 63) << ROW_START[y];
-        resting[1] |= (entries[1][y] as u32 & 63) << ROW_START[y];
+        for (&gravity, (entries, resting)) in gravities.iter().zip(&mut rested) {
+            entries[y] = table(gravity, ROW_LEN[y])[key];
+            *resting |= (entries[y] as u32 & 63) << ROW_START[y];
+        }
         y += 1;
     }
-    let right = move_smoles::<1>(smoles, &entries[0]);
-    let left = move_smoles::<3>(smoles, &entries[1]);
-    [(resting[0] & !right, right), (resting[1] & !left, left)]
+    rested
 }
 
-/// [`rest_vertical`] for gravity down (`None` when a smole falls out) and
-/// for gravity up. Cell 28 is a line of its own, so the shubble that falls
-/// out of it going down changes no other line's key.
+/// The columns likewise, under each of `gravities` (0: down, 2: up); the
+/// lines of one cell stay as they are.
 #[inline(always)]
-fn rest_vertical_both(shubbles: u32, smoles: u32, stot: u32) -> [Option<(u32, u32)>; 2] {
-    let creatures = shubbles | smoles;
+fn columns<const N: usize>(creatures: u32, stot: u32, gravities: [usize; N]) -> [RestedLines; N] {
     let stot_places = STOT_PLACES[1][stot as usize % CELL_COUNT] as u32;
-    let mut resting = [
-        creatures & !(shubbles & OPENING_BIT) & VERTICAL_SINGLES,
-        creatures & VERTICAL_SINGLES,
-    ];
-    let mut entries = [[0u64; 8]; 2];
+    let mut rested = [([0u64; 8], creatures & VERTICAL_SINGLES); N];
     let mut x = 0;
     while x < 5 {
         let key = key(gather_column(creatures >> (x + 1)), stot_places, x);
-        entries[0][x as usize] = table::<0>(5)[key];
-        entries[1][x as usize] = table::<2>(5)[key];
-        resting[0] |= ((entries[0][x as usize] >> SPREAD_SHIFT) as u32) << (x + 1);
-        resting[1] |= ((entries[1][x as usize] >> SPREAD_SHIFT) as u32) << (x + 1);
+        for (&gravity, (entries, resting)) in gravities.iter().zip(&mut rested) {
+            entries[x as usize] = table(gravity, 5)[key];
+            *resting |= ((entries[x as usize] >> SPREAD_SHIFT) as u32) << (x + 1);
+        }
         x += 1;
     }
-    let up = move_smoles::<2>(smoles, &entries[1]);
-    let down = (smoles & OPENING_BIT == 0).then(|| {
-        let down = move_smoles::<0>(smoles, &entries[0]);
-        (resting[0] & !down, down)
-    });
-    [down, Some((resting[1] & !up, up))]
+    rested
+}
+
+/// The resting shubbles and smoles under `gravity`, from the rested lines:
+/// the smoles (whose identity the lines' cells lose) move by their fall.
+#[inline(always)]
+fn smoles_moved(gravity: usize, smoles: u32, (entries, resting): RestedLines) -> (u32, u32) {
+    let smoles = move_smoles(gravity, smoles, &entries);
+    (resting & !smoles, smoles)
+}
+
+/// [`smoles_moved`] under gravity down (0) or up (2). Down, a smole in
+/// cell 28 falls out (`None`) and a shubble there leaves; cell 28 is a line
+/// of its own, so that changes no other line.
+#[inline(always)]
+fn vertical_rest(
+    gravity: usize,
+    shubbles: u32,
+    smoles: u32,
+    columns: RestedLines,
+) -> Option<(u32, u32)> {
+    if gravity != 0 {
+        return Some(smoles_moved(gravity, smoles, columns));
+    }
+    if smoles & OPENING_BIT != 0 {
+        return None;
+    }
+    let (rested, smoles) = smoles_moved(gravity, smoles, columns);
+    Some((rested & !(shubbles & OPENING_BIT), smoles))
 }
 
 /// [`PLACES`] as the smoles use it: each cell's line (5: a one-cell line)
@@ -298,8 +330,8 @@ fn key(creatures: u32, stot_places: u32, line: u32) -> usize {
 
 /// Moves each smole by its fall, read from its line's table entry.
 #[inline(always)]
-fn move_smoles<const Q: usize>(smoles: u32, entries: &[u64; 8]) -> u32 {
-    let vertical = Q.is_multiple_of(2);
+fn move_smoles(gravity: usize, smoles: u32, entries: &[u64; 8]) -> u32 {
+    let vertical = gravity.is_multiple_of(2);
     let mut rest = smoles;
     let mut moved = 0;
     while rest != 0 {
@@ -308,53 +340,19 @@ fn move_smoles<const Q: usize>(smoles: u32, entries: &[u64; 8]) -> u32 {
         let (line, shift) = FALL_PLACES[vertical as usize][cell];
         // One-cell lines have entry 0: they never fall.
         let fall = entries[line as usize % 8] >> shift & 7;
-        moved |= 1 << DESTINATIONS[Q][cell][fall as usize];
+        moved |= 1 << DESTINATIONS[gravity % 4][cell][fall as usize];
     }
     moved
 }
 
-/// The table for gravity `Q` and a line of `len` cells.
+/// The table for `gravity` and a line of `len` cells.
 #[inline(always)]
-fn table<const Q: usize>(len: u32) -> &'static LineTable {
-    match (Q, len) {
+fn table(gravity: usize, len: u32) -> &'static LineTable {
+    match (gravity, len) {
         (2 | 3, _) => &TOWARD_LOW,
         (_, 5) => &TOWARD_HIGH_5,
         _ => &TOWARD_HIGH_6,
     }
-}
-
-#[inline(always)]
-fn rest_horizontal<const Q: usize>(shubbles: u32, smoles: u32, stot: u32) -> (u32, u32) {
-    let creatures = shubbles | smoles;
-    let stot_places = STOT_PLACES[0][stot as usize % CELL_COUNT] as u32;
-    let mut resting = 0;
-    let mut entries = [0u64; 8];
-    let mut y = 0;
-    while y < 5 {
-        let cells = creatures >> ROW_START[y] & ((1 << ROW_LEN[y]) - 1);
-        entries[y] = table::<Q>(ROW_LEN[y])[key(cells, stot_places, y as u32)];
-        resting |= (entries[y] as u32 & 63) << ROW_START[y];
-        y += 1;
-    }
-    let smoles = move_smoles::<Q>(smoles, &entries);
-    (resting & !smoles, smoles)
-}
-
-#[inline(always)]
-fn rest_vertical<const Q: usize>(shubbles: u32, smoles: u32, stot: u32) -> (u32, u32) {
-    let creatures = shubbles | smoles;
-    let stot_places = STOT_PLACES[1][stot as usize % CELL_COUNT] as u32;
-    let mut resting = creatures & VERTICAL_SINGLES;
-    let mut entries = [0u64; 8];
-    let mut x = 0;
-    while x < 5 {
-        let cells = gather_column(creatures >> (x + 1));
-        entries[x as usize] = table::<Q>(5)[key(cells, stot_places, x)];
-        resting |= ((entries[x as usize] >> SPREAD_SHIFT) as u32) << (x + 1);
-        x += 1;
-    }
-    let smoles = move_smoles::<Q>(smoles, &entries);
-    (resting & !smoles, smoles)
 }
 
 /// The cells of a column (already shifted right by its `x`) as 5 bits in
