@@ -184,7 +184,9 @@ impl Direction {
         }
     }
 
-    const fn table_index(self) -> usize {
+    /// The direction's place in [`Direction::ALL`], for tables by
+    /// direction.
+    pub(crate) const fn table_index(self) -> usize {
         match self {
             Direction::Left => 0,
             Direction::Right => 1,

@@ -58,8 +58,7 @@ use std::time::{Duration, Instant};
 
 use crate::engine::Scenario;
 use crate::operation::{format_operations, Operation};
-use crate::state::State;
-use crate::successors::PACKED_BITS;
+use crate::state::{State, PACKED_BITS, PACKED_ORIENTATION};
 
 /// The most states a search can hold: a parent record keeps the parent's
 /// index in 29 bits next to the 3-bit operation. Larger limits are clamped
@@ -331,9 +330,6 @@ struct Work {
     /// chunk's parity, so that one chunk's new states can be numbered
     /// while the next chunk's successors are generated.
     blocks: [Vec<RwLock<Block>>; 2],
-    /// Per shard, which of the chunk's successors were new there (bit
-    /// `i`: the chunk's `i`-th, counting through the blocks in order).
-    fresh: Vec<Mutex<Vec<u64>>>,
     /// Units of generating claimed so far in this level: chunk `k`'s
     /// blocks are units `k * BLOCKS` to `(k + 1) * BLOCKS - 1`.
     generating: AtomicUsize,
@@ -394,7 +390,6 @@ impl Search {
             work: Work {
                 shards: (0..SHARDS).map(|_| Mutex::new(Shard::new())).collect(),
                 blocks: [blocks(), blocks()],
-                fresh: (0..SHARDS).map(|_| Mutex::default()).collect(),
                 generating: AtomicUsize::new(0),
                 looking_up: AtomicUsize::new(0),
             },
@@ -550,15 +545,8 @@ impl Search {
             .flatten()
             .map(|block| read(block).memory_bytes())
             .sum();
-        let fresh: usize = self
-            .work
-            .fresh
-            .iter()
-            .map(|fresh| lock(fresh).capacity())
-            .sum();
         let bytes = tables
             + blocks
-            + fresh * std::mem::size_of::<u64>()
             + self.ids.parents.capacity() * std::mem::size_of::<u32>()
             + (level.capacity() + next.capacity()) * std::mem::size_of::<u64>();
         self.peak_bytes = self.peak_bytes.max(bytes);
@@ -584,7 +572,7 @@ impl Work {
         let first = chunk.index * SHARDS;
         while let Some(unit) = claim(&self.looking_up, first + SHARDS) {
             let shard = unit - first;
-            lock(&self.shards[shard]).look_up(shard, &blocks, &mut lock(&self.fresh[shard]));
+            lock(&self.shards[shard]).look_up(shard, &blocks);
         }
     }
 }
@@ -603,14 +591,16 @@ impl Ids {
         next: &mut Vec<u64>,
     ) -> Option<SolveOutcome> {
         let blocks: Vec<_> = work.blocks[parity].iter().map(read).collect();
-        let fresh: Vec<_> = work.fresh.iter().map(lock).collect();
+        let shards: Vec<_> = work.shards.iter().map(lock).collect();
         // The block of the candidate being numbered, and the chunk index
         // of its first candidate.
         let mut block = 0;
         let mut block_start = 0;
-        for word_index in 0..fresh[0].len() {
+        for word_index in 0..shards[0].fresh.len() {
             // A state is new in at most one shard: its own.
-            let mut new = fresh.iter().fold(0, |bits, shard| bits | shard[word_index]);
+            let mut new = shards
+                .iter()
+                .fold(0, |bits, shard| bits | shard.fresh[word_index]);
             while new != 0 {
                 let index = word_index * 64 + new.trailing_zeros() as usize;
                 new &= new - 1;
@@ -772,7 +762,7 @@ const TURNS: usize = 3;
 const ALL_TURNS: u8 = (1 << TURNS) - 1;
 
 /// The orientation's bits in a packed state.
-const ORIENTATION_FIELD: u64 = 3 << crate::state::PACKED_ORIENTATION;
+const ORIENTATION_FIELD: u64 = 3 << PACKED_ORIENTATION;
 
 /// For each operation of [`Operation::ALL`] that is a stot move, the skip
 /// mask bit of the move that undoes it; 0 for a turn.
@@ -902,9 +892,13 @@ fn prefetch(slot: &u64) {
     let _ = slot;
 }
 
-/// One shard of the visited set: `1 << SEGMENT_BITS` tables.
+/// One shard of the visited set: `1 << SEGMENT_BITS` tables, and which of
+/// the last chunk's successors were new there.
 struct Shard {
     segments: [Segment; 1 << SEGMENT_BITS],
+    /// Bit `i`: the chunk's `i`-th successor (counting through its blocks
+    /// in order) was new, and added here.
+    fresh: Vec<u64>,
 }
 
 /// An open-addressing (linear probing) table of hashes, its homes kept
@@ -935,22 +929,18 @@ impl Shard {
     fn new() -> Shard {
         Shard {
             segments: std::array::from_fn(|_| Segment::default()),
+            fresh: Vec::new(),
         }
     }
 
     /// Looks up the successors of shard `shard` in a chunk's `blocks`, in
-    /// the order they were generated, and marks in `fresh` (bit `i`: the
-    /// chunk's `i`-th successor) those that were not there and have now
-    /// been added: of equal successors, the first.
-    fn look_up(
-        &mut self,
-        shard: usize,
-        blocks: &[RwLockReadGuard<'_, Block>],
-        fresh: &mut Vec<u64>,
-    ) {
+    /// the order they were generated, and marks in [`Shard::fresh`] those
+    /// that were not there and have now been added: of equal successors,
+    /// the first.
+    fn look_up(&mut self, shard: usize, blocks: &[RwLockReadGuard<'_, Block>]) {
         let total: usize = blocks.iter().map(|block| block.candidates.len()).sum();
-        fresh.clear();
-        fresh.resize(total.div_ceil(64), 0);
+        self.fresh.clear();
+        self.fresh.resize(total.div_ceil(64), 0);
         let mut offset = 0;
         for block in blocks {
             let keys = block.keys_of(shard);
@@ -968,7 +958,7 @@ impl Shard {
                 let hash = key.hash;
                 if self.segments[segment_of(hash)].insert(hash) {
                     let index = offset + key.index as usize;
-                    fresh[index / 64] |= 1 << (index % 64);
+                    self.fresh[index / 64] |= 1 << (index % 64);
                 }
             }
             offset += block.candidates.len();
@@ -982,6 +972,7 @@ impl Shard {
 
     fn memory_bytes(&self) -> usize {
         std::mem::size_of::<Shard>()
+            + self.fresh.capacity() * std::mem::size_of::<u64>()
             + self
                 .segments
                 .iter()
@@ -1097,7 +1088,9 @@ struct Block {
     shard_starts: [usize; SHARDS + 1],
 }
 
-/// A candidate's hash and its index in its block, 12 bytes.
+/// A candidate's hash and its index in its block, 12 bytes. The hash is
+/// copied so that a shard's look-ups read their keys in order: read
+/// through the index, each was one more cache miss.
 #[derive(Clone, Copy, Default)]
 #[repr(C, packed(4))]
 struct Key {

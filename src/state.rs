@@ -264,14 +264,12 @@ impl State {
     /// highest bits.
     #[inline]
     pub fn pack(&self) -> u64 {
-        let smoles = self.smoles.bits();
-        let lower = smoles.trailing_zeros() & 31;
-        let higher = 31u32.wrapping_sub(smoles.leading_zeros()) & 31;
-        self.shubbles.bits() as u64
-            | (lower as u64) << PACKED_LOWER_SMOLE
-            | (higher as u64) << PACKED_HIGHER_SMOLE
-            | (self.stot.index() as u64) << PACKED_STOT
-            | (self.orientation.quarters() as u64) << PACKED_ORIENTATION
+        pack_cells(
+            self.shubbles.bits(),
+            self.smoles.bits(),
+            self.stot.index() as u32,
+            self.orientation.quarters(),
+        )
     }
 
     /// The inverse of [`State::pack`]. Any word unpacks to some state:
@@ -306,10 +304,41 @@ impl State {
 }
 
 /// Where the fields of a packed state start (see [`State::pack`]).
-pub(crate) const PACKED_LOWER_SMOLE: u32 = CELL_COUNT as u32;
-pub(crate) const PACKED_HIGHER_SMOLE: u32 = PACKED_LOWER_SMOLE + 5;
+const PACKED_LOWER_SMOLE: u32 = CELL_COUNT as u32;
+const PACKED_HIGHER_SMOLE: u32 = PACKED_LOWER_SMOLE + 5;
 pub(crate) const PACKED_STOT: u32 = PACKED_HIGHER_SMOLE + 5;
 pub(crate) const PACKED_ORIENTATION: u32 = PACKED_STOT + 5;
+
+/// The bits a packed state uses.
+pub(crate) const PACKED_BITS: u64 = (1 << (PACKED_ORIENTATION + 2)) - 1;
+
+/// [`State::pack`] from the cell bits of the shubbles and of the (two)
+/// smoles, the stot's cell and the orientation's quarters: the solver
+/// packs its successors from these directly.
+#[inline(always)]
+pub(crate) fn pack_cells(shubbles: u32, smoles: u32, stot: u32, quarters: u8) -> u64 {
+    let lower = smoles.trailing_zeros() & 31;
+    let higher = 31u32.wrapping_sub(smoles.leading_zeros()) & 31;
+    shubbles as u64
+        | (lower as u64) << PACKED_LOWER_SMOLE
+        | (higher as u64) << PACKED_HIGHER_SMOLE
+        | (stot as u64) << PACKED_STOT
+        | (quarters as u64) << PACKED_ORIENTATION
+}
+
+/// The inverse of [`pack_cells`] for a packed state (bits past
+/// [`PACKED_BITS`] ignored), without [`State::unpack`]'s care for words
+/// that are not one.
+#[inline(always)]
+pub(crate) fn unpack_cells(word: u64) -> (u32, u32, u32, u8) {
+    let field = |shift: u32| (word >> shift) as u32 & 31;
+    (
+        word as u32 & CellSet::ALL.bits(),
+        1 << field(PACKED_LOWER_SMOLE) | 1 << field(PACKED_HIGHER_SMOLE),
+        field(PACKED_STOT),
+        field(PACKED_ORIENTATION) as u8 & 3,
+    )
+}
 
 /// `kind` after the creatures in `moved` took one step along `gravity`; one
 /// that steps through the opening drops out of the set.

@@ -12,12 +12,8 @@
 
 use crate::geometry::{Cell, Direction, Neighbour, Orientation, CELL_COUNT};
 use crate::resting;
-use crate::state::{PACKED_HIGHER_SMOLE, PACKED_LOWER_SMOLE, PACKED_ORIENTATION, PACKED_STOT};
+use crate::state::{pack_cells, unpack_cells, PACKED_BITS, PACKED_STOT};
 
-/// The bits of a packed state (see [`crate::State::pack`]).
-pub(crate) const PACKED_BITS: u64 = (1 << (PACKED_ORIENTATION + 2)) - 1;
-
-const CELL_BITS: u64 = (1 << CELL_COUNT) - 1;
 const STOT_FIELD: u64 = 31 << PACKED_STOT;
 
 /// Calls `found(index, successor)` for each operation of
@@ -29,16 +25,16 @@ const STOT_FIELD: u64 = 31 << PACKED_STOT;
 #[inline(always)]
 pub(crate) fn for_each(word: u64, skip: u8, found: impl FnMut(usize, u64)) {
     let word = word & PACKED_BITS;
-    let field = |shift: u32| (word >> shift) as u32 & 31;
+    let (shubbles, smoles, stot, quarters) = unpack_cells(word);
     let box_now = Packed {
         word,
-        shubbles: (word & CELL_BITS) as u32,
-        smoles: 1 << field(PACKED_LOWER_SMOLE) | 1 << field(PACKED_HIGHER_SMOLE),
-        stot: field(PACKED_STOT),
+        shubbles,
+        smoles,
+        stot,
     };
     // One copy of the work per orientation, so that every turn's gravity
     // and every table row below is a constant.
-    match field(PACKED_ORIENTATION) & 3 {
+    match quarters {
         0 => box_now.successors::<0>(skip, found),
         1 => box_now.successors::<1>(skip, found),
         2 => box_now.successors::<2>(skip, found),
@@ -123,13 +119,7 @@ impl Packed {
     #[inline(always)]
     fn turned(&self, rested: Option<(u32, u32)>, to: u8) -> Option<u64> {
         let (shubbles, smoles) = rested?;
-        Some(
-            shubbles as u64
-                | (smoles.trailing_zeros() as u64 & 31) << PACKED_LOWER_SMOLE
-                | ((31 - smoles.leading_zeros() as u64) & 31) << PACKED_HIGHER_SMOLE
-                | (self.stot as u64) << PACKED_STOT
-                | (to as u64) << PACKED_ORIENTATION,
-        )
+        Some(pack_cells(shubbles, smoles, self.stot, to))
     }
 
     /// The stot moved one cell (BOX.md §5): refused into a wall, the
@@ -137,50 +127,15 @@ impl Packed {
     /// falls after a legal move, so the creatures stay where they are.
     #[inline(always)]
     fn stot_moved<const Q: u8>(&self, direction: Direction) -> Option<u64> {
-        let stot = self.stot as usize % CELL_COUNT;
+        let stot = Cell::new(self.stot as usize)?;
+        let Neighbour::Cell(to) = stot.neighbour(direction) else {
+            return None;
+        };
         let creatures = self.shubbles | self.smoles;
-        let to = STOT_DESTINATIONS[direction_index(direction)][stot];
-        let blocked = to == NO_CELL
-            || creatures >> to & 1 == 1
-            || creatures & RESTING_ON[Q as usize][stot] != 0;
-        (!blocked).then_some(self.word & !STOT_FIELD | (to as u64) << PACKED_STOT)
+        let blocked = creatures & (to.bit().bits() | RESTING_ON[Q as usize][stot.index()]) != 0;
+        (!blocked).then_some(self.word & !STOT_FIELD | (to.index() as u64) << PACKED_STOT)
     }
 }
-
-/// [`Direction::ALL`]'s order, for the tables below.
-#[inline(always)]
-const fn direction_index(direction: Direction) -> usize {
-    match direction {
-        Direction::Left => 0,
-        Direction::Right => 1,
-        Direction::Up => 2,
-        Direction::Down => 3,
-    }
-}
-
-/// A wall or the opening: where the stot cannot go.
-const NO_CELL: u8 = u8::MAX;
-
-/// The cell next to each cell in each direction (by [`direction_index`]),
-/// or [`NO_CELL`].
-const STOT_DESTINATIONS: [[u8; CELL_COUNT]; 4] = {
-    let mut table = [[NO_CELL; CELL_COUNT]; 4];
-    let mut d = 0;
-    while d < 4 {
-        let direction = Direction::ALL[d];
-        let mut cell = 0;
-        while cell < CELL_COUNT {
-            if let Some(from) = Cell::new(cell) {
-                if let Neighbour::Cell(to) = from.neighbour(direction) {
-                    table[direction_index(direction)][cell] = to.index() as u8;
-                }
-            }
-            cell += 1;
-        }
-        d += 1;
-    }
-    table
-};
 
 /// For each orientation and stot cell, the bit of the cell whose creature
 /// would rest on the stot (the cell against gravity), or 0.
