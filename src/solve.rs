@@ -731,10 +731,10 @@ fn push_compact<T>(vec: &mut Vec<T>, value: T) {
 ///   cells are the parent's: the parent's own three turns, already looked
 ///   up, reach every other orientation, and turning back gives the parent.
 #[inline]
-fn successors(entry: u64, id: usize, out: &mut Vec<Candidate>) {
+fn successors(entry: u64, id: usize, mut found: impl FnMut(Candidate)) {
     let skip = (entry >> SKIP_SHIFT) as u8;
     crate::successors::for_each(entry & PACKED_BITS, skip, |op_index, next| {
-        out.push(Candidate {
+        found(Candidate {
             hash: hash(next),
             record: parent_record(id, op_index),
         })
@@ -1082,10 +1082,9 @@ const FRESH_MEMORY_FROM: usize = 128 << 10;
 #[derive(Default)]
 struct Block {
     candidates: Vec<Candidate>,
-    /// Every candidate's hash and index, grouped by shard.
-    keys: Vec<Key>,
-    /// Where each shard's keys start, and where the last one's end.
-    shard_starts: [usize; SHARDS + 1],
+    /// Every candidate's hash and index, by shard, each shard's in the
+    /// order they were generated (so equal hashes keep their order).
+    keys: [Vec<Key>; SHARDS],
 }
 
 /// A candidate's hash and its index in its block, 12 bytes. The hash is
@@ -1100,52 +1099,35 @@ struct Key {
 
 impl Block {
     /// Generates the successors of the queued states `entries` (the first
-    /// has id `first_id`), in order, and groups them by shard.
+    /// has id `first_id`), in order, each also filed under its shard.
     fn generate(&mut self, entries: &[u64], first_id: usize) {
         self.candidates.clear();
+        for keys in &mut self.keys {
+            keys.clear();
+        }
         for (offset, &entry) in entries.iter().enumerate() {
-            successors(entry, first_id + offset, &mut self.candidates);
-        }
-        self.group();
-    }
-
-    /// Fills `keys` with the candidates grouped by shard, each group in
-    /// the order they were generated (so equal hashes keep their order).
-    fn group(&mut self) {
-        let total = self.candidates.len();
-        let mut counts = [0usize; SHARDS];
-        for candidate in &self.candidates {
-            counts[shard_of(candidate.hash)] += 1;
-        }
-        let mut places = [0usize; SHARDS];
-        let mut start = 0;
-        for shard in 0..SHARDS {
-            self.shard_starts[shard] = start;
-            places[shard] = start;
-            start += counts[shard];
-        }
-        self.shard_starts[SHARDS] = total;
-        // Every place is written below, so what the last chunk left there
-        // needs no clearing.
-        self.keys.resize(total, Key::default());
-        for (index, candidate) in self.candidates.iter().enumerate() {
-            let hash = candidate.hash;
-            let place = &mut places[shard_of(hash)];
-            self.keys[*place] = Key {
-                hash,
-                index: index as u32,
-            };
-            *place += 1;
+            successors(entry, first_id + offset, |candidate| {
+                let hash = candidate.hash;
+                self.keys[shard_of(hash)].push(Key {
+                    hash,
+                    index: self.candidates.len() as u32,
+                });
+                self.candidates.push(candidate);
+            });
         }
     }
 
     fn keys_of(&self, shard: usize) -> &[Key] {
-        &self.keys[self.shard_starts[shard]..self.shard_starts[shard + 1]]
+        &self.keys[shard]
     }
 
     fn memory_bytes(&self) -> usize {
         self.candidates.capacity() * std::mem::size_of::<Candidate>()
-            + self.keys.capacity() * std::mem::size_of::<Key>()
+            + self
+                .keys
+                .iter()
+                .map(|keys| keys.capacity() * std::mem::size_of::<Key>())
+                .sum::<usize>()
     }
 }
 
