@@ -11,13 +11,13 @@
 //! operations (`|` counts as one).
 //!
 //! A level is expanded in chunks. A chunk's successors are generated in
-//! blocks, each block's grouped by the shard of the visited set they
-//! belong to (16 shards, by hash); then each shard looks up its own
+//! blocks, each successor filed under the shard of the visited set it
+//! belongs to (16 shards, by hash); then each shard looks up its own
 //! successors and notes which were new; then the new ones are numbered in
-//! the order they were generated. On two cores, two
-//! threads claim blocks and shards in turn, and one numbers while the
-//! other generates ahead for the next chunk. Who does which block or shard
-//! changes nothing, and numbering follows generation, so the answer and
+//! the order they were generated. On two cores, two threads take whichever
+//! of these units is ready, so that one can generate and look up the next
+//! chunk while the other numbers. Who does which unit changes nothing, and
+//! each shard and the numbering take chunks in order, so the answer and
 //! every count are those of a one-by-one search whatever the thread count
 //! (a test compares them with a straightforward search).
 //!
@@ -276,8 +276,8 @@ struct Search {
     peak_bytes: usize,
 }
 
-/// The most states per chunk: enough that a chunk's fixed costs (two
-/// barriers, a pass over each shard's work) are small next to its
+/// The most states per chunk: enough that a chunk's fixed costs (claiming
+/// its units, a pass over each shard's work) are small next to its
 /// successors (about 4.4 each), and few enough that the buffers of two
 /// chunks stay small next to the tables.
 const CHUNK_STATES: usize = 8192;
@@ -319,22 +319,22 @@ struct Ids {
 
 /// What the threads share while a level is worked on. Work comes in units
 /// (a block of a chunk's states to generate successors for, a shard to
-/// look a chunk's successors up in) that the threads claim one by one
-/// (see [`claim`]); what a unit writes is its own, so who does which
-/// changes nothing. Locks are taken in the turns that [`SpinBarrier`]s set, so
-/// none is ever waited for.
+/// look a chunk's successors up in, a chunk's new states to number) that
+/// the threads claim as a [`Schedule`] allows; what a unit writes is its
+/// own, so who does which changes nothing. The schedule lets a unit start
+/// only once the units it reads from have finished, so no lock is ever
+/// waited for.
 struct Work {
     /// The visited set, cut into shards by the hash's top bits.
     shards: Vec<Mutex<Shard>>,
     /// The successors of a chunk, by block; two sets of them, by the
-    /// chunk's parity, so that one chunk's new states can be numbered
-    /// while the next chunk's successors are generated.
+    /// chunk's parity, so that one chunk's successors can be generated and
+    /// looked up while the last one's new states are numbered.
     blocks: [Vec<RwLock<Block>>; 2],
-    /// Units of generating claimed so far in this level: chunk `k`'s
-    /// blocks are units `k * BLOCKS` to `(k + 1) * BLOCKS - 1`.
-    generating: AtomicUsize,
-    /// Units of looking up claimed so far, likewise by shard.
-    looking_up: AtomicUsize,
+    /// By parity likewise, and by shard: bit `i` is set when the chunk's
+    /// `i`-th successor (counting through its blocks in order) was new in
+    /// that shard, and added there.
+    fresh: [Vec<Mutex<Vec<u64>>>; 2],
 }
 
 /// A chunk: some states of a level, with the id of the first.
@@ -374,24 +374,15 @@ fn write<T>(lock: &RwLock<T>) -> RwLockWriteGuard<'_, T> {
     lock.write().unwrap_or_else(PoisonError::into_inner)
 }
 
-/// Claims the next unit below `end` from `counter`, if any is left.
-fn claim(counter: &AtomicUsize, end: usize) -> Option<usize> {
-    counter
-        .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |claimed| {
-            (claimed < end).then_some(claimed + 1)
-        })
-        .ok()
-}
-
 impl Search {
     fn new(max_states: usize) -> Search {
         let blocks = || (0..BLOCKS).map(|_| RwLock::default()).collect();
+        let fresh = || (0..SHARDS).map(|_| Mutex::default()).collect();
         Search {
             work: Work {
                 shards: (0..SHARDS).map(|_| Mutex::new(Shard::new())).collect(),
                 blocks: [blocks(), blocks()],
-                generating: AtomicUsize::new(0),
-                looking_up: AtomicUsize::new(0),
+                fresh: [fresh(), fresh()],
             },
             ids: Ids {
                 parents: Vec::new(),
@@ -459,8 +450,9 @@ impl Search {
     /// one-by-one search finds them in) and queued in `next`. An outcome
     /// when the search ends there.
     ///
-    /// On two threads, both generate and look up; then one numbers while
-    /// the other starts generating for the next chunk, and joins it after.
+    /// On two threads, each takes whatever unit of work is ready (see
+    /// [`Schedule`]): while one numbers a chunk, the other generates and
+    /// looks up the next.
     fn expand(
         &mut self,
         level: &[u64],
@@ -470,62 +462,30 @@ impl Search {
         let chunk_states = (self.ids.parents.len() / 64)
             .max(MIN_CHUNK_STATES)
             .min(self.chunk_states);
-        let chunks = || {
-            level
-                .chunks(chunk_states)
-                .enumerate()
-                .map(move |(index, states)| Chunk {
-                    index,
-                    first_id: first_id + index * chunk_states,
-                    states,
-                })
+        let cut = Cut {
+            level,
+            first_id,
+            chunk_states,
         };
+        let schedule = Schedule::new(level.len().div_ceil(chunk_states));
+        let numbering = Mutex::new(Numbering {
+            ids: &mut self.ids,
+            next,
+            outcome: None,
+        });
         let work = &self.work;
-        work.generating.store(0, Ordering::Relaxed);
-        work.looking_up.store(0, Ordering::Relaxed);
-        let ids = &mut self.ids;
         if level.len() < self.parallel_from {
-            return chunks().find_map(|chunk| {
-                work.generate(&chunk);
-                work.look_up(&chunk);
-                ids.number(work, chunk.parity(), level, first_id, next)
+            work.work_through(&schedule, &cut, &numbering);
+        } else {
+            thread::scope(|scope| {
+                scope.spawn(|| work.work_through(&schedule, &cut, &numbering));
+                work.work_through(&schedule, &cut, &numbering);
             });
         }
-        let barrier = SpinBarrier::default();
-        let stop = AtomicBool::new(false);
-        thread::scope(|scope| {
-            scope.spawn(|| {
-                let _taking_part = barrier.taking_part();
-                for chunk in chunks() {
-                    work.generate(&chunk);
-                    barrier.wait();
-                    if stop.load(Ordering::Relaxed) {
-                        return;
-                    }
-                    work.look_up(&chunk);
-                    barrier.wait();
-                }
-            });
-            let _taking_part = barrier.taking_part();
-            let mut chunks = chunks().peekable();
-            while let Some(chunk) = chunks.next() {
-                work.generate(&chunk);
-                barrier.wait();
-                work.look_up(&chunk);
-                barrier.wait();
-                let outcome = ids.number(work, chunk.parity(), level, first_id, next);
-                if outcome.is_some() {
-                    if chunks.peek().is_some() {
-                        // The other thread is generating for the next
-                        // chunk: it stops at the barrier after that.
-                        stop.store(true, Ordering::Relaxed);
-                        barrier.wait();
-                    }
-                    return outcome;
-                }
-            }
-            None
-        })
+        numbering
+            .into_inner()
+            .unwrap_or_else(PoisonError::into_inner)
+            .outcome
     }
 
     /// Notes the bytes held now; called between levels and at the end,
@@ -545,8 +505,16 @@ impl Search {
             .flatten()
             .map(|block| read(block).memory_bytes())
             .sum();
+        let fresh: usize = self
+            .work
+            .fresh
+            .iter()
+            .flatten()
+            .map(|bits| lock(bits).capacity() * std::mem::size_of::<u64>())
+            .sum();
         let bytes = tables
             + blocks
+            + fresh
             + self.ids.parents.capacity() * std::mem::size_of::<u32>()
             + (level.capacity() + next.capacity()) * std::mem::size_of::<u64>();
         self.peak_bytes = self.peak_bytes.max(bytes);
@@ -554,25 +522,205 @@ impl Search {
 }
 
 impl Work {
-    /// Generates and groups the successors of `chunk`'s blocks, as many as
-    /// this thread can claim.
-    fn generate(&self, chunk: &Chunk) {
-        let first = chunk.index * BLOCKS;
-        while let Some(unit) = claim(&self.generating, first + BLOCKS) {
-            let block = unit - first;
-            let (states, first_id) = chunk.block(block);
-            write(&self.blocks[chunk.parity()][block]).generate(states, first_id);
+    /// Takes units of work as `schedule` allows until the level is done or
+    /// the search ends.
+    fn work_through(&self, schedule: &Schedule, cut: &Cut, numbering: &Mutex<Numbering>) {
+        let _taking_part = schedule.taking_part();
+        let mut spins = 0;
+        while !schedule.stop.load(Ordering::Relaxed) {
+            if let Some(chunk) = schedule.claim_numbering() {
+                let mut numbering = lock(numbering);
+                let Numbering { ids, next, outcome } = &mut *numbering;
+                *outcome = ids.number(self, chunk % 2, cut.level, cut.first_id, next);
+                if outcome.is_some() {
+                    schedule.stop.store(true, Ordering::Relaxed);
+                }
+                schedule.numbered.fetch_add(1, Ordering::Release);
+            } else if let Some((chunk, shard)) = schedule.claim_look_up() {
+                self.look_up(&cut.chunk(chunk), shard);
+                schedule.looked_up[chunk].fetch_add(1, Ordering::Release);
+            } else if let Some((chunk, block)) = schedule.claim_generating() {
+                self.generate(&cut.chunk(chunk), block);
+                schedule.generated[chunk].fetch_add(1, Ordering::Release);
+            } else if schedule.numbered.load(Ordering::Acquire) == schedule.chunks {
+                return;
+            } else {
+                schedule.wait_a_little(&mut spins);
+                continue;
+            }
+            spins = 0;
         }
     }
 
-    /// Looks up the successors of `chunk` in the shards this thread can
-    /// claim.
-    fn look_up(&self, chunk: &Chunk) {
+    /// Generates the successors of `chunk`'s block `block`.
+    fn generate(&self, chunk: &Chunk, block: usize) {
+        let (states, first_id) = chunk.block(block);
+        write(&self.blocks[chunk.parity()][block]).generate(states, first_id);
+    }
+
+    /// Looks up the successors of `chunk` that belong to shard `shard`.
+    fn look_up(&self, chunk: &Chunk, shard: usize) {
         let blocks: Vec<_> = self.blocks[chunk.parity()].iter().map(read).collect();
-        let first = chunk.index * SHARDS;
-        while let Some(unit) = claim(&self.looking_up, first + SHARDS) {
-            let shard = unit - first;
-            lock(&self.shards[shard]).look_up(shard, &blocks);
+        let mut fresh = lock(&self.fresh[chunk.parity()][shard]);
+        lock(&self.shards[shard]).look_up(shard, &blocks, &mut fresh);
+    }
+}
+
+/// How a level is cut into chunks.
+struct Cut<'a> {
+    level: &'a [u64],
+    /// The id of the level's first state.
+    first_id: usize,
+    chunk_states: usize,
+}
+
+impl Cut<'_> {
+    fn chunk(&self, index: usize) -> Chunk<'_> {
+        let from = index * self.chunk_states;
+        let to = (from + self.chunk_states).min(self.level.len());
+        Chunk {
+            index,
+            first_id: self.first_id + from,
+            states: &self.level[from..to],
+        }
+    }
+}
+
+/// What numbering needs, which one thread at a time has.
+struct Numbering<'a> {
+    ids: &'a mut Ids,
+    next: &'a mut Vec<u64>,
+    outcome: Option<SolveOutcome>,
+}
+
+/// Which units of a level's work may start, kept in atomic counters that
+/// both threads read. Chunk `k`'s work is [`BLOCKS`] units of generating,
+/// then [`SHARDS`] units of looking up, then numbering. A unit may start
+/// when what it reads is finished and what it writes is no longer read:
+///
+/// * generating for chunk `k` writes the buffers of its parity, which
+///   numbering chunk `k - 2` read, so that must have finished;
+/// * looking chunk `k` up reads all its blocks, so their generating must
+///   have finished; and each shard takes its chunks in order, so chunk
+///   `k - 1`'s looking up must have finished too;
+/// * numbering chunk `k` reads every shard's bits for it, and numbers
+///   after chunk `k - 1`.
+///
+/// Units are claimed in order within their kind, numbering first, then
+/// looking up, then generating: numbering is the one unit that only one
+/// thread can do, so it goes first.
+struct Schedule {
+    chunks: usize,
+    /// Units of generating claimed: chunk `k`'s blocks are units
+    /// `k * BLOCKS` to `(k + 1) * BLOCKS - 1`.
+    generating: AtomicUsize,
+    /// By chunk: blocks generated.
+    generated: Vec<AtomicUsize>,
+    /// Units of looking up claimed, likewise by shard.
+    looking_up: AtomicUsize,
+    /// By chunk: shards looked up.
+    looked_up: Vec<AtomicUsize>,
+    /// Chunks claimed for numbering, and numbered.
+    numbering: AtomicUsize,
+    numbered: AtomicUsize,
+    /// Set when the search ends: the rest of the level is not needed.
+    stop: AtomicBool,
+    /// Set when a thread panicked: the other must not wait for it.
+    abandoned: AtomicBool,
+}
+
+/// Spins before a waiting thread starts yielding.
+const SPINS_BEFORE_YIELDING: u32 = 1 << 14;
+
+impl Schedule {
+    fn new(chunks: usize) -> Schedule {
+        let counters = || (0..chunks).map(|_| AtomicUsize::new(0)).collect();
+        Schedule {
+            chunks,
+            generating: AtomicUsize::new(0),
+            generated: counters(),
+            looking_up: AtomicUsize::new(0),
+            looked_up: counters(),
+            numbering: AtomicUsize::new(0),
+            numbered: AtomicUsize::new(0),
+            stop: AtomicBool::new(false),
+            abandoned: AtomicBool::new(false),
+        }
+    }
+
+    /// The next chunk to number, if its looking up and the numbering of
+    /// the chunk before have finished.
+    fn claim_numbering(&self) -> Option<usize> {
+        let chunk = self.numbering.load(Ordering::Acquire);
+        let ready = chunk < self.chunks
+            && self.numbered.load(Ordering::Acquire) == chunk
+            && self.looked_up[chunk].load(Ordering::Acquire) == SHARDS
+            && self
+                .numbering
+                .compare_exchange(chunk, chunk + 1, Ordering::AcqRel, Ordering::Relaxed)
+                .is_ok();
+        ready.then_some(chunk)
+    }
+
+    /// The next unit of looking up (chunk, shard), if it may start.
+    fn claim_look_up(&self) -> Option<(usize, usize)> {
+        let unit = self
+            .looking_up
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |unit| {
+                let chunk = unit / SHARDS;
+                let ready = chunk < self.chunks
+                    && self.generated[chunk].load(Ordering::Acquire) == BLOCKS
+                    && (chunk == 0 || self.looked_up[chunk - 1].load(Ordering::Acquire) == SHARDS);
+                ready.then_some(unit + 1)
+            })
+            .ok()?;
+        Some((unit / SHARDS, unit % SHARDS))
+    }
+
+    /// The next unit of generating (chunk, block), if it may start.
+    fn claim_generating(&self) -> Option<(usize, usize)> {
+        let unit = self
+            .generating
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |unit| {
+                let chunk = unit / BLOCKS;
+                let ready =
+                    chunk < self.chunks && chunk <= self.numbered.load(Ordering::Acquire) + 1;
+                ready.then_some(unit + 1)
+            })
+            .ok()?;
+        Some((unit / BLOCKS, unit % BLOCKS))
+    }
+
+    /// Waits a moment for the other thread: spinning, since units are
+    /// short and a thread put to sleep takes longer to wake than they
+    /// last; after a while yielding the processor, in case the other
+    /// thread is not running.
+    fn wait_a_little(&self, spins: &mut u32) {
+        if self.abandoned.load(Ordering::Relaxed) {
+            panic!("the other thread of the search panicked");
+        }
+        if *spins < SPINS_BEFORE_YIELDING {
+            *spins += 1;
+            std::hint::spin_loop();
+        } else {
+            thread::yield_now();
+        }
+    }
+
+    /// Held by each thread while it takes part: if the thread panics, the
+    /// other stops waiting for it (and panics too, which the scope around
+    /// both passes on) instead of spinning for ever.
+    fn taking_part(&self) -> TakingPart<'_> {
+        TakingPart(self)
+    }
+}
+
+struct TakingPart<'a>(&'a Schedule);
+
+impl Drop for TakingPart<'_> {
+    fn drop(&mut self) {
+        if thread::panicking() {
+            self.0.abandoned.store(true, Ordering::Relaxed);
         }
     }
 }
@@ -591,16 +739,14 @@ impl Ids {
         next: &mut Vec<u64>,
     ) -> Option<SolveOutcome> {
         let blocks: Vec<_> = work.blocks[parity].iter().map(read).collect();
-        let shards: Vec<_> = work.shards.iter().map(lock).collect();
+        let fresh: Vec<_> = work.fresh[parity].iter().map(lock).collect();
         // The block of the candidate being numbered, and the chunk index
         // of its first candidate.
         let mut block = 0;
         let mut block_start = 0;
-        for word_index in 0..shards[0].fresh.len() {
+        for word_index in 0..fresh[0].len() {
             // A state is new in at most one shard: its own.
-            let mut new = shards
-                .iter()
-                .fold(0, |bits, shard| bits | shard.fresh[word_index]);
+            let mut new = fresh.iter().fold(0, |bits, shard| bits | shard[word_index]);
             while new != 0 {
                 let index = word_index * 64 + new.trailing_zeros() as usize;
                 new &= new - 1;
@@ -648,61 +794,6 @@ impl Ids {
         }
         operations.reverse();
         operations
-    }
-}
-
-/// A barrier for two threads that spins: the waits between the phases of
-/// a chunk are short, and a thread put to sleep takes longer to wake than
-/// the phases last. After a while it yields the processor, in case the
-/// other thread is not running.
-#[derive(Default)]
-struct SpinBarrier {
-    arrived: AtomicUsize,
-    round: AtomicUsize,
-    /// Set when a thread panicked: the other must not wait for it.
-    abandoned: AtomicBool,
-}
-
-/// Spins before a waiting thread starts yielding.
-const SPINS_BEFORE_YIELDING: u32 = 1 << 14;
-
-impl SpinBarrier {
-    fn wait(&self) {
-        let round = self.round.load(Ordering::Acquire);
-        if self.arrived.fetch_add(1, Ordering::AcqRel) == 1 {
-            self.arrived.store(0, Ordering::Relaxed);
-            self.round.fetch_add(1, Ordering::Release);
-            return;
-        }
-        let mut spins = 0u32;
-        while self.round.load(Ordering::Acquire) == round {
-            if self.abandoned.load(Ordering::Relaxed) {
-                panic!("the other thread of the search panicked");
-            }
-            if spins < SPINS_BEFORE_YIELDING {
-                spins += 1;
-                std::hint::spin_loop();
-            } else {
-                thread::yield_now();
-            }
-        }
-    }
-
-    /// Held by each thread while it takes part: if the thread panics, the
-    /// other stops waiting for it (and panics too, which the scope around
-    /// both passes on) instead of spinning for ever.
-    fn taking_part(&self) -> TakingPart<'_> {
-        TakingPart(self)
-    }
-}
-
-struct TakingPart<'a>(&'a SpinBarrier);
-
-impl Drop for TakingPart<'_> {
-    fn drop(&mut self) {
-        if thread::panicking() {
-            self.0.abandoned.store(true, Ordering::Relaxed);
-        }
     }
 }
 
@@ -892,13 +983,9 @@ fn prefetch(slot: &u64) {
     let _ = slot;
 }
 
-/// One shard of the visited set: `1 << SEGMENT_BITS` tables, and which of
-/// the last chunk's successors were new there.
+/// One shard of the visited set: `1 << SEGMENT_BITS` tables.
 struct Shard {
     segments: [Segment; 1 << SEGMENT_BITS],
-    /// Bit `i`: the chunk's `i`-th successor (counting through its blocks
-    /// in order) was new, and added here.
-    fresh: Vec<u64>,
 }
 
 /// An open-addressing (linear probing) table of hashes, its homes kept
@@ -929,18 +1016,22 @@ impl Shard {
     fn new() -> Shard {
         Shard {
             segments: std::array::from_fn(|_| Segment::default()),
-            fresh: Vec::new(),
         }
     }
 
     /// Looks up the successors of shard `shard` in a chunk's `blocks`, in
-    /// the order they were generated, and marks in [`Shard::fresh`] those
-    /// that were not there and have now been added: of equal successors,
-    /// the first.
-    fn look_up(&mut self, shard: usize, blocks: &[RwLockReadGuard<'_, Block>]) {
+    /// the order they were generated, and marks in `fresh` (one bit per
+    /// successor of the chunk) those that were not there and have now been
+    /// added: of equal successors, the first.
+    fn look_up(
+        &mut self,
+        shard: usize,
+        blocks: &[RwLockReadGuard<'_, Block>],
+        fresh: &mut Vec<u64>,
+    ) {
         let total: usize = blocks.iter().map(|block| block.candidates.len()).sum();
-        self.fresh.clear();
-        self.fresh.resize(total.div_ceil(64), 0);
+        fresh.clear();
+        fresh.resize(total.div_ceil(64), 0);
         let mut offset = 0;
         for block in blocks {
             let keys = block.keys_of(shard);
@@ -958,7 +1049,7 @@ impl Shard {
                 let hash = key.hash;
                 if self.segments[segment_of(hash)].insert(hash) {
                     let index = offset + key.index as usize;
-                    self.fresh[index / 64] |= 1 << (index % 64);
+                    fresh[index / 64] |= 1 << (index % 64);
                 }
             }
             offset += block.candidates.len();
@@ -972,7 +1063,6 @@ impl Shard {
 
     fn memory_bytes(&self) -> usize {
         std::mem::size_of::<Shard>()
-            + self.fresh.capacity() * std::mem::size_of::<u64>()
             + self
                 .segments
                 .iter()
@@ -1316,18 +1406,22 @@ mod tests {
     }
 
     /// A panic on either thread ends the search instead of leaving the
-    /// other waiting at a barrier.
+    /// other waiting for work that never comes.
     #[test]
     fn a_thread_that_panics_does_not_leave_the_other_waiting() {
-        let barrier = SpinBarrier::default();
+        // One chunk whose blocks nobody generates: nothing ever gets ready.
+        let schedule = Schedule::new(1);
         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             thread::scope(|scope| {
                 scope.spawn(|| {
-                    let _taking_part = barrier.taking_part();
+                    let _taking_part = schedule.taking_part();
                     panic!("a bug");
                 });
-                let _taking_part = barrier.taking_part();
-                barrier.wait();
+                let _taking_part = schedule.taking_part();
+                let mut spins = 0;
+                while schedule.claim_numbering().is_none() {
+                    schedule.wait_a_little(&mut spins);
+                }
             })
         }));
         assert!(result.is_err());
