@@ -967,17 +967,18 @@ fn home(hash: u64, len: usize) -> usize {
 /// How many look-ups ahead a shard asks for the slot it will probe.
 const PREFETCH_DISTANCE: usize = 16;
 
-/// Asks the processor to bring `slot` into the cache without waiting for
-/// it; a hint, which changes no result.
+/// Asks the processor to bring the memory at `slot` into the cache without
+/// waiting for it; a hint, which changes no result. `slot` need not point
+/// at anything (it is never read through).
 #[inline(always)]
-fn prefetch(slot: &u64) {
+fn prefetch(slot: *const u64) {
     #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch reads nothing into the program and cannot fault;
-    // the pointer comes from a reference anyway. SSE, which it needs, is
-    // part of every x86_64 processor.
+    // SAFETY: a prefetch reads nothing into the program and never faults,
+    // whatever the address. SSE, which it needs, is part of every x86_64
+    // processor.
     unsafe {
         use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        _mm_prefetch::<_MM_HINT_T0>((slot as *const u64).cast());
+        _mm_prefetch::<_MM_HINT_T0>(slot.cast());
     }
     #[cfg(not(target_arch = "x86_64"))]
     let _ = slot;
@@ -1042,9 +1043,14 @@ impl Shard {
                 if let Some(ahead) = keys.get(place + PREFETCH_DISTANCE) {
                     let ahead = ahead.hash;
                     let segment = &self.segments[segment_of(ahead)];
-                    if segment.homes > 0 {
-                        prefetch(&segment.slots[home(ahead, segment.homes)]);
-                    }
+                    // Not indexed: a table not yet allocated has no slots,
+                    // and a hint needs no bounds check.
+                    prefetch(
+                        segment
+                            .slots
+                            .as_ptr()
+                            .wrapping_add(home(ahead, segment.homes)),
+                    );
                 }
                 let hash = key.hash;
                 if self.segments[segment_of(hash)].insert(hash) {
