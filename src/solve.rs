@@ -1010,6 +1010,58 @@ struct Segment {
 /// Slots a look-up reads at once.
 const WINDOW: usize = 4;
 
+/// Bits per slot in the masks of [`window_masks`].
+const WINDOW_BITS: u32 = 4;
+
+/// Which slots of a look-up's window (its [`WINDOW`] slots) hold `hash`,
+/// and which are empty: bit `4 i` of each mask for slot `i`.
+///
+/// On x86_64 the eight comparisons are four SSE2 instructions: each
+/// compares the 32-bit halves of two slots, and a slot matches when both
+/// its halves do.
+#[inline(always)]
+fn window_masks(window: &[u64], hash: u64) -> (u32, u32) {
+    debug_assert_eq!(window.len(), WINDOW);
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{
+            _mm_cmpeq_epi32, _mm_loadu_si128, _mm_movemask_epi8, _mm_packs_epi32, _mm_set1_epi64x,
+            _mm_setzero_si128,
+        };
+        let slots = &window[..WINDOW];
+        // SAFETY: the two unaligned loads read slots 0-1 and 2-3 of
+        // `slots`, which holds four; the other intrinsics only compute,
+        // with SSE2, which is part of every x86_64 processor.
+        unsafe {
+            let low = _mm_loadu_si128(slots.as_ptr().cast());
+            let high = _mm_loadu_si128(slots[2..].as_ptr().cast());
+            let halves = |wanted| {
+                // Each 32-bit half that matches gives two set bits: slot
+                // `i`'s halves are bits 4 i and 4 i + 2.
+                let mask = _mm_movemask_epi8(_mm_packs_epi32(
+                    _mm_cmpeq_epi32(low, wanted),
+                    _mm_cmpeq_epi32(high, wanted),
+                )) as u32;
+                mask & mask >> 2 & 0x1111
+            };
+            (
+                halves(_mm_set1_epi64x(hash as i64)),
+                halves(_mm_setzero_si128()),
+            )
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let mut equal = 0u32;
+        let mut empty = 0u32;
+        for (place, &slot) in window.iter().enumerate() {
+            equal |= u32::from(slot == hash) << (WINDOW_BITS as usize * place);
+            empty |= u32::from(slot == 0) << (WINDOW_BITS as usize * place);
+        }
+        (equal, empty)
+    }
+}
+
 /// Size of a segment's first table.
 const INITIAL_SLOTS: usize = 64;
 
@@ -1088,13 +1140,7 @@ impl Segment {
             self.grow();
         }
         let home = home(hash, self.homes);
-        let window = &self.slots[home..home + WINDOW];
-        let mut equal = 0u32;
-        let mut empty = 0u32;
-        for (place, &slot) in window.iter().enumerate() {
-            equal |= u32::from(slot == hash) << place;
-            empty |= u32::from(slot == 0) << place;
-        }
+        let (equal, empty) = window_masks(&self.slots[home..home + WINDOW], hash);
         // The slots before the first empty one (all when none is): a hash
         // is never stored past an empty slot of its run.
         let before_empty = (empty & empty.wrapping_neg()).wrapping_sub(1);
@@ -1104,7 +1150,7 @@ impl Segment {
         if empty == 0 {
             return self.insert_past_window(hash, home + WINDOW);
         }
-        self.slots[home + empty.trailing_zeros() as usize] = hash;
+        self.slots[home + (empty.trailing_zeros() / WINDOW_BITS) as usize] = hash;
         self.len += 1;
         true
     }
@@ -1431,6 +1477,37 @@ mod tests {
             })
         }));
         assert!(result.is_err());
+    }
+
+    /// A window's masks mark exactly the slots equal to the hash and the
+    /// empty ones, in every mix of slots, among them slots that share
+    /// only the low or only the high 32 bits with the hash, or with 0.
+    #[test]
+    fn window_masks_match_whole_slots_only() {
+        let hash = 0x1234_5678_9ABC_DEF1;
+        let kinds = [
+            0,
+            hash,
+            hash ^ 1 << 40,
+            hash ^ 1,
+            1 << 40,
+            1,
+            0xFFFF_FFFF_FFFF_FFFF,
+        ];
+        let mut window = [0u64; WINDOW];
+        for mix in 0..kinds.len().pow(WINDOW as u32) {
+            let mut rest = mix;
+            for slot in &mut window {
+                *slot = kinds[rest % kinds.len()];
+                rest /= kinds.len();
+            }
+            let (mut equal, mut empty) = (0, 0);
+            for (place, &slot) in window.iter().enumerate() {
+                equal |= u32::from(slot == hash) << (WINDOW_BITS as usize * place);
+                empty |= u32::from(slot == 0) << (WINDOW_BITS as usize * place);
+            }
+            assert_eq!(window_masks(&window, hash), (equal, empty), "{window:x?}");
+        }
     }
 
     /// A table holds every hash once, however they crowd: here runs of
