@@ -492,29 +492,7 @@ impl Search {
     /// when nothing is being worked on (the tables, the parent records,
     /// the queue and the buffers only grow within a level).
     fn note_memory(&mut self, level: &Vec<u64>, next: &Vec<u64>) {
-        let tables: usize = self
-            .work
-            .shards
-            .iter()
-            .map(|shard| lock(shard).memory_bytes())
-            .sum();
-        let blocks: usize = self
-            .work
-            .blocks
-            .iter()
-            .flatten()
-            .map(|block| read(block).memory_bytes())
-            .sum();
-        let fresh: usize = self
-            .work
-            .fresh
-            .iter()
-            .flatten()
-            .map(|bits| lock(bits).capacity() * std::mem::size_of::<u64>())
-            .sum();
-        let bytes = tables
-            + blocks
-            + fresh
+        let bytes = self.work.memory_bytes()
             + self.ids.parents.capacity() * std::mem::size_of::<u32>()
             + (level.capacity() + next.capacity()) * std::mem::size_of::<u64>();
         self.peak_bytes = self.peak_bytes.max(bytes);
@@ -522,6 +500,25 @@ impl Search {
 }
 
 impl Work {
+    /// The bytes held by the tables, the blocks and the bits of new states,
+    /// spare capacity included.
+    fn memory_bytes(&self) -> usize {
+        let tables: usize = self
+            .shards
+            .iter()
+            .map(|shard| lock(shard).memory_bytes())
+            .sum();
+        let blocks = self.blocks.iter().flatten();
+        let fresh = self.fresh.iter().flatten();
+        tables
+            + blocks
+                .map(|block| read(block).memory_bytes())
+                .sum::<usize>()
+            + fresh
+                .map(|bits| lock(bits).capacity() * std::mem::size_of::<u64>())
+                .sum::<usize>()
+    }
+
     /// Takes units of work as `schedule` allows until the level is done or
     /// the search ends.
     fn work_through(&self, schedule: &Schedule, cut: &Cut, numbering: &Mutex<Numbering>) {
@@ -531,7 +528,8 @@ impl Work {
             if let Some(chunk) = schedule.claim_numbering() {
                 let mut numbering = lock(numbering);
                 let Numbering { ids, next, outcome } = &mut *numbering;
-                *outcome = ids.number(self, chunk % 2, cut.level, cut.first_id, next);
+                let parity = cut.chunk(chunk).parity();
+                *outcome = ids.number(self, parity, cut.level, cut.first_id, next);
                 if outcome.is_some() {
                     schedule.stop.store(true, Ordering::Relaxed);
                 }
