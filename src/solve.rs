@@ -380,7 +380,9 @@ impl Search {
         let fresh = || (0..SHARDS).map(|_| Mutex::default()).collect();
         Search {
             work: Work {
-                shards: (0..SHARDS).map(|_| Mutex::new(Shard::new())).collect(),
+                shards: (0..SHARDS)
+                    .map(|shard| Mutex::new(Shard::new(shard)))
+                    .collect(),
                 blocks: [blocks(), blocks()],
                 fresh: [fresh(), fresh()],
             },
@@ -1016,7 +1018,7 @@ struct Shard {
 }
 
 /// An open-addressing (linear probing) table of hashes, its homes kept
-/// between 1/2 and 3/4 full; no memory until its first state.
+/// between 3/8 and 3/4 full; no memory until its first state.
 ///
 /// A look-up reads the [`WINDOW`] slots from the home at once and decides
 /// from them without branching on each slot: a loop that stops at a slot
@@ -1025,12 +1027,13 @@ struct Shard {
 /// benchmark of look-ups alone, 17 to 19 ns each against 13). The table
 /// has [`WINDOW`] - 1 slots after the last home so that the window never
 /// wraps; a run of full slots that reaches the end goes on from the start.
-#[derive(Default)]
 struct Segment {
     slots: Vec<u64>,
     len: usize,
     /// The slots homes fall in: the table without its overflow.
     homes: usize,
+    /// Its first table's homes (see [`first_homes`]).
+    first_homes: usize,
 }
 
 /// Slots a look-up reads at once.
@@ -1088,13 +1091,29 @@ fn window_masks(window: &[u64], hash: u64) -> (u32, u32) {
     }
 }
 
-/// Size of a segment's first table.
+/// Homes of the smallest first table of a segment.
 const INITIAL_SLOTS: usize = 64;
 
+/// The homes of the first table of segment `segment` of shard `shard`:
+/// from [`INITIAL_SLOTS`] to twice as many, spread evenly in ratio over the
+/// segments.
+///
+/// A table doubles when it grows, so that a state is moved about once
+/// rather than twice (growing by half again, one thread spent about 10 of
+/// its 57 ms on Figure 1(a) growing tables; doubling saves about 5). Every
+/// segment gets about as many states as the others; with tables of one
+/// size they would all double at once, and the visited set would take 21
+/// bytes a state just after. Staggered, they double one after another, and
+/// the set stays at about 8 (8/3 - 4/3) / ln 2 = 15.4 bytes a state.
+fn first_homes(shard: usize, segment: usize) -> usize {
+    let place = (segment * SHARDS + shard) as f64 / (SHARDS << SEGMENT_BITS) as f64;
+    (INITIAL_SLOTS as f64 * place.exp2()).round() as usize
+}
+
 impl Shard {
-    fn new() -> Shard {
+    fn new(shard: usize) -> Shard {
         Shard {
-            segments: std::array::from_fn(|_| Segment::default()),
+            segments: std::array::from_fn(|segment| Segment::new(first_homes(shard, segment))),
         }
     }
 
@@ -1156,11 +1175,21 @@ impl Shard {
 }
 
 impl Segment {
+    /// An empty table whose first allocation has `first_homes` homes.
+    fn new(first_homes: usize) -> Segment {
+        Segment {
+            slots: Vec::new(),
+            len: 0,
+            homes: 0,
+            first_homes,
+        }
+    }
+
     /// Adds `hash` if it is not there; true if it was not.
     #[inline(always)]
     fn insert(&mut self, hash: u64) -> bool {
-        // Kept at most 3/4 full: growing makes it half as large again, and
-        // so 1/2 full. Checked before looking, so that the check is almost
+        // Kept at most 3/4 full: growing makes it twice as large, and so
+        // 3/8 full. Checked before looking, so that the check is almost
         // always the same.
         if (self.len + 1) * 4 > self.homes * 3 {
             self.grow();
@@ -1217,7 +1246,11 @@ impl Segment {
 
     #[cold]
     fn grow(&mut self) {
-        self.homes = (self.homes / 2 * 3).max(INITIAL_SLOTS);
+        self.homes = if self.homes == 0 {
+            self.first_homes
+        } else {
+            self.homes * 2
+        };
         let old = std::mem::replace(&mut self.slots, written_zeros(self.homes + WINDOW - 1));
         for hash in old.into_iter().filter(|&hash| hash != 0) {
             self.place(hash);
@@ -1536,12 +1569,30 @@ mod tests {
         }
     }
 
+    /// The segments' first tables are spread evenly in ratio from
+    /// INITIAL_SLOTS to twice that, so that they double at different times.
+    #[test]
+    fn first_tables_spread_over_a_factor_of_two() {
+        let mut homes: Vec<usize> = (0..SHARDS)
+            .flat_map(|shard| {
+                (0..1 << SEGMENT_BITS).map(move |segment| first_homes(shard, segment))
+            })
+            .collect();
+        homes.sort_unstable();
+        assert_eq!(homes[0], INITIAL_SLOTS);
+        assert!(homes[homes.len() - 1] < 2 * INITIAL_SLOTS);
+        // The middle one is about INITIAL_SLOTS * sqrt(2).
+        assert_eq!(homes[homes.len() / 2], 91);
+        homes.dedup();
+        assert!(homes.len() >= INITIAL_SLOTS - 1, "{homes:?}");
+    }
+
     /// A table holds every hash once, however they crowd: here runs of
     /// dozens of hashes with the same home, near the end of the table too,
     /// so that they go past the window and on from the start.
     #[test]
     fn a_table_finds_what_it_holds_however_crowded() {
-        let mut segment = Segment::default();
+        let mut segment = Segment::new(INITIAL_SLOTS);
         let mut hashes = Vec::new();
         // Homes come from the bits below the top SHARD_BITS +
         // SEGMENT_BITS; these share them, all but the lowest eight: at the

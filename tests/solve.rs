@@ -57,6 +57,12 @@ fn figure_1a_needs_fifteen_operations() {
     assert_eq!(answer(&start), "-->--+-+-+-+-+-");
     let report = solve(&start, usize::MAX, &mut NoProgress).expect("a stable start");
     assert_eq!(report.outcome.states_visited(), 517_635);
+    // Issue 4's bound on memory: 32 bytes per visited state.
+    assert!(
+        report.memory_bytes <= 32 * 517_635,
+        "{} bytes",
+        report.memory_bytes
+    );
 }
 
 #[test]
