@@ -826,11 +826,12 @@ impl Ids {
 }
 
 /// Appends `value`, growing by an eighth rather than doubling so that spare
-/// capacity stays within an eighth of the contents.
+/// capacity stays within an eighth of the contents (or 16 items: a block
+/// keeps 17 lists of a few hundred).
 #[inline]
 fn push_compact<T>(vec: &mut Vec<T>, value: T) {
     if vec.len() == vec.capacity() {
-        vec.reserve_exact((vec.len() / 8).max(1024));
+        vec.reserve_exact((vec.len() / 8).max(16));
     }
     vec.push(value);
 }
@@ -1311,11 +1312,14 @@ impl Block {
         for (offset, &entry) in entries.iter().enumerate() {
             successors(entry, first_id + offset, |candidate| {
                 let hash = candidate.hash;
-                self.keys[shard_of(hash)].push(Key {
-                    hash,
-                    index: self.candidates.len() as u32,
-                });
-                self.candidates.push(candidate);
+                push_compact(
+                    &mut self.keys[shard_of(hash)],
+                    Key {
+                        hash,
+                        index: self.candidates.len() as u32,
+                    },
+                );
+                push_compact(&mut self.candidates, candidate);
             });
         }
     }
