@@ -278,7 +278,7 @@ struct SolveArgs {
     /// The start state; read from standard input when absent.
     #[arg(value_name = "STATE")]
     state: Option<String>,
-    /// Give up after holding this many states (about 24 bytes each).
+    /// Give up after holding this many states (about 28 bytes each).
     #[arg(long, value_name = "N", default_value_t = 50_000_000)]
     max_states: usize,
     /// Print the answer, its length, the states visited and the time as one

@@ -16,20 +16,21 @@
 //! successors and notes which were new; then the new ones are numbered in
 //! the order they were generated. On two cores, two threads take whichever
 //! of these units is ready, so that one can generate and look up the next
-//! chunk while the other numbers. Who does which unit changes nothing, and
+//! chunk while the other numbers; each thread looks up its own half of the
+//! shards first, so that a table stays in one processor's cache. Who does which unit changes nothing, and
 //! each shard and the numbering take chunks in order, so the answer and
 //! every count are those of a one-by-one search whatever the thread count
 //! (a test compares them with a straightforward search).
 //!
 //! Memory is the limit on how far a search can go, so the visited set is
 //! compact: small open-addressing tables of hashes (a bijection of the
-//! packed word, so equal hashes are equal states), kept between 1/2 and
-//! 3/4 full (10.7 to 16 bytes per state); one `u32` per state for the
-//! parent and the operation (4 bytes, 4.5 with spare capacity); the words
-//! of the level being expanded and of the next one (8 bytes per state of
-//! those two levels); and the buffers of two chunks, whose size follows
-//! the number of states visited. For Figure 1(a) that is about 24 bytes per
-//! visited state at the peak.
+//! packed word, so equal hashes are equal states), kept between 3/8 and
+//! 3/4 full and doubled one after another (about 15.4 bytes per state);
+//! one `u32` per state for the parent and the operation (4 bytes, 4.5 with
+//! spare capacity); the words of the level being expanded and of the next
+//! one (8 bytes per state of those two levels); and the buffers of two
+//! chunks, whose size follows the number of states visited. For Figure
+//! 1(a) that is about 28 bytes per visited state at the peak.
 //!
 //! The library draws nothing: progress goes to a [`SolveProgress`], and
 //! [`SolveReport::summary`] and [`SolveReport::json`] give the texts a
