@@ -652,7 +652,7 @@ struct Schedule {
 /// table is mostly looked up on the same processor, whose cache holds it:
 /// taken by whichever thread came first, the tables' lines went back and
 /// forth between the two processors' caches, and looking up Figure 1(a)
-/// took 45 to 85% more time on two threads than on one, against 15 to 25%
+/// took 40 to 80% more time on two threads than on one, against 20 to 30%
 /// now.
 const LANES: usize = 2;
 const LANE_SHARDS: usize = SHARDS / LANES;
