@@ -17,10 +17,11 @@
 //! the order they were generated. On two cores, two threads take whichever
 //! of these units is ready, so that one can generate and look up the next
 //! chunk while the other numbers; each thread looks up its own half of the
-//! shards first, so that a table stays in one processor's cache. Who does which unit changes nothing, and
-//! each shard and the numbering take chunks in order, so the answer and
-//! every count are those of a one-by-one search whatever the thread count
-//! (a test compares them with a straightforward search).
+//! shards first, so that a table stays in one processor's cache. Who does
+//! which unit changes nothing, and each shard and the numbering take chunks
+//! in order, so the answer and every count are those of a one-by-one
+//! search whatever the thread count (a test compares them with a
+//! straightforward search).
 //!
 //! Memory is the limit on how far a search can go, so the visited set is
 //! compact: small open-addressing tables of hashes (a bijection of the
