@@ -335,8 +335,9 @@ struct Work {
     blocks: [Vec<RwLock<Block>>; 2],
     /// By parity likewise, and by shard: bit `i` is set when the chunk's
     /// `i`-th successor (counting through its blocks in order) was new in
-    /// that shard, and added there.
-    fresh: [Vec<Mutex<Vec<u64>>>; 2],
+    /// that shard, and added there. Each shard's bits are locked by the
+    /// thread looking it up, so their locks are [`Padded`] apart.
+    fresh: [Vec<Padded<Mutex<Vec<u64>>>>; 2],
 }
 
 /// A chunk: some states of a level, with the id of the first.
@@ -362,6 +363,15 @@ impl Chunk<'_> {
     }
 }
 
+/// A value on cache lines of its own: aligned to, and so padded to, 128
+/// bytes, since processors fetch lines in pairs. Values that two threads
+/// write at the same time (the tables' lengths, the locks on a shard's
+/// bits), side by side, would make a line go back and forth between the
+/// processors on every write.
+#[repr(align(128))]
+#[derive(Default)]
+struct Padded<T>(T);
+
 /// Takes a lock, ignoring poisoning: a thread that panicked while holding
 /// it is a bug that the scope around both threads reports anyway.
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -379,7 +389,7 @@ fn write<T>(lock: &RwLock<T>) -> RwLockWriteGuard<'_, T> {
 impl Search {
     fn new(max_states: usize) -> Search {
         let blocks = || (0..BLOCKS).map(|_| RwLock::default()).collect();
-        let fresh = || (0..SHARDS).map(|_| Mutex::default()).collect();
+        let fresh = || (0..SHARDS).map(|_| Padded::default()).collect();
         Search {
             work: Work {
                 shards: (0..SHARDS)
@@ -519,7 +529,7 @@ impl Work {
                 .map(|block| read(block).memory_bytes())
                 .sum::<usize>()
             + fresh
-                .map(|bits| lock(bits).capacity() * std::mem::size_of::<u64>())
+                .map(|bits| lock(&bits.0).capacity() * std::mem::size_of::<u64>())
                 .sum::<usize>()
     }
 
@@ -576,7 +586,7 @@ impl Work {
     /// Looks up the successors of `chunk` that belong to shard `shard`.
     fn look_up(&self, chunk: &Chunk, shard: usize) {
         let blocks: Vec<_> = self.blocks[chunk.parity()].iter().map(read).collect();
-        let mut fresh = lock(&self.fresh[chunk.parity()][shard]);
+        let mut fresh = lock(&self.fresh[chunk.parity()][shard].0);
         lock(&self.shards[shard]).look_up(shard, &blocks, &mut fresh);
     }
 }
@@ -769,7 +779,10 @@ impl Ids {
         next: &mut Vec<u64>,
     ) -> Option<SolveOutcome> {
         let blocks: Vec<_> = work.blocks[parity].iter().map(read).collect();
-        let fresh: Vec<_> = work.fresh[parity].iter().map(lock).collect();
+        let fresh: Vec<_> = work.fresh[parity]
+            .iter()
+            .map(|bits| lock(&bits.0))
+            .collect();
         // The block of the candidate being numbered, and the chunk index
         // of its first candidate.
         let mut block = 0;
@@ -1015,7 +1028,10 @@ fn prefetch(slot: *const u64) {
     let _ = slot;
 }
 
-/// One shard of the visited set: `1 << SEGMENT_BITS` tables.
+/// One shard of the visited set: `1 << SEGMENT_BITS` tables. Aligned like
+/// [`Padded`]: neighbouring shards are in different lanes, and so looked up
+/// at the same time by different threads.
+#[repr(align(128))]
 struct Shard {
     segments: [Segment; 1 << SEGMENT_BITS],
 }
