@@ -544,34 +544,33 @@ impl Work {
         numbering: &Mutex<Numbering>,
         lanes: &[usize],
     ) {
-        let look_up_in =
-            |lanes: &[usize]| lanes.iter().find_map(|&lane| schedule.claim_look_up(lane));
         let _taking_part = schedule.taking_part();
         let mut spins = 0;
         while !schedule.stop.load(Ordering::Relaxed) {
-            if let Some(chunk) = schedule.claim_numbering() {
-                let mut numbering = lock(numbering);
-                let Numbering { ids, next, outcome } = &mut *numbering;
-                let parity = cut.chunk(chunk).parity();
-                *outcome = ids.number(self, parity, cut.level, cut.first_id, next);
-                if outcome.is_some() {
-                    schedule.stop.store(true, Ordering::Relaxed);
+            match schedule.claim(lanes) {
+                Some(Unit::Numbering(chunk)) => {
+                    let mut numbering = lock(numbering);
+                    let Numbering { ids, next, outcome } = &mut *numbering;
+                    let parity = cut.chunk(chunk).parity();
+                    *outcome = ids.number(self, parity, cut.level, cut.first_id, next);
+                    if outcome.is_some() {
+                        schedule.stop.store(true, Ordering::Relaxed);
+                    }
+                    schedule.numbered.fetch_add(1, Ordering::Release);
                 }
-                schedule.numbered.fetch_add(1, Ordering::Release);
-            } else if let Some((chunk, shard)) = look_up_in(lanes) {
-                self.look_up(&cut.chunk(chunk), shard);
-                schedule.looked_up[chunk].fetch_add(1, Ordering::Release);
-            } else if let Some((chunk, block)) = schedule.claim_generating() {
-                self.generate(&cut.chunk(chunk), block);
-                schedule.generated[chunk].fetch_add(1, Ordering::Release);
-            } else if let Some((chunk, shard)) = look_up_in(&ALL_LANES) {
-                self.look_up(&cut.chunk(chunk), shard);
-                schedule.looked_up[chunk].fetch_add(1, Ordering::Release);
-            } else if schedule.numbered.load(Ordering::Acquire) == schedule.chunks {
-                return;
-            } else {
-                schedule.wait_a_little(&mut spins);
-                continue;
+                Some(Unit::LookingUp(chunk, shard)) => {
+                    self.look_up(&cut.chunk(chunk), shard);
+                    schedule.looked_up[chunk].fetch_add(1, Ordering::Release);
+                }
+                Some(Unit::Generating(chunk, block)) => {
+                    self.generate(&cut.chunk(chunk), block);
+                    schedule.generated[chunk].fetch_add(1, Ordering::Release);
+                }
+                None if schedule.numbered.load(Ordering::Acquire) == schedule.chunks => return,
+                None => {
+                    schedule.wait_a_little(&mut spins);
+                    continue;
+                }
             }
             spins = 0;
         }
@@ -616,6 +615,14 @@ struct Numbering<'a> {
     ids: &'a mut Ids,
     next: &'a mut Vec<u64>,
     outcome: Option<SolveOutcome>,
+}
+
+/// A unit of a level's work: numbering a chunk, looking a chunk up in a
+/// shard, or generating a block of a chunk.
+enum Unit {
+    Numbering(usize),
+    LookingUp(usize, usize),
+    Generating(usize, usize),
 }
 
 /// Which units of a level's work may start, kept in atomic counters that
@@ -686,6 +693,20 @@ impl Schedule {
             stop: AtomicBool::new(false),
             abandoned: AtomicBool::new(false),
         }
+    }
+
+    /// The next unit for a thread whose own lanes are `lanes`, in the
+    /// order the type's documentation gives; none if none may start yet.
+    fn claim(&self, lanes: &[usize]) -> Option<Unit> {
+        let look_up_in = |lanes: &[usize]| lanes.iter().find_map(|&lane| self.claim_look_up(lane));
+        self.claim_numbering()
+            .map(Unit::Numbering)
+            .or_else(|| look_up_in(lanes).map(|(chunk, shard)| Unit::LookingUp(chunk, shard)))
+            .or_else(|| {
+                self.claim_generating()
+                    .map(|(chunk, block)| Unit::Generating(chunk, block))
+            })
+            .or_else(|| look_up_in(&ALL_LANES).map(|(chunk, shard)| Unit::LookingUp(chunk, shard)))
     }
 
     /// The next chunk to number, if its looking up and the numbering of
