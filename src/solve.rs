@@ -328,7 +328,9 @@ struct Ids {
 /// waited for.
 struct Work {
     /// The visited set, cut into shards by the hash's top bits.
-    shards: Vec<Mutex<Shard>>,
+    /// Each [`Padded`]: neighbouring shards are in different lanes, and so
+    /// looked up at the same time by different threads.
+    shards: Vec<Padded<Mutex<Shard>>>,
     /// The successors of a chunk, by block; two sets of them, by the
     /// chunk's parity, so that one chunk's successors can be generated and
     /// looked up while the last one's new states are numbered.
@@ -393,7 +395,7 @@ impl Search {
         Search {
             work: Work {
                 shards: (0..SHARDS)
-                    .map(|shard| Mutex::new(Shard::new(shard)))
+                    .map(|shard| Padded(Mutex::new(Shard::new(shard))))
                     .collect(),
                 blocks: [blocks(), blocks()],
                 fresh: [fresh(), fresh()],
@@ -430,7 +432,7 @@ impl Search {
         }
         let word = start.pack();
         let hash = hash(word);
-        lock(&self.work.shards[shard_of(hash)]).insert(hash);
+        lock(&self.work.shards[shard_of(hash)].0).insert(hash);
         self.ids.parents.push(ROOT);
         // The states of one depth are a contiguous run of ids; only the
         // words of the level being expanded and of the next one are kept.
@@ -520,7 +522,7 @@ impl Work {
         let tables: usize = self
             .shards
             .iter()
-            .map(|shard| lock(shard).memory_bytes())
+            .map(|shard| lock(&shard.0).memory_bytes())
             .sum();
         let blocks = self.blocks.iter().flatten();
         let fresh = self.fresh.iter().flatten();
@@ -586,7 +588,7 @@ impl Work {
     fn look_up(&self, chunk: &Chunk, shard: usize) {
         let blocks: Vec<_> = self.blocks[chunk.parity()].iter().map(read).collect();
         let mut fresh = lock(&self.fresh[chunk.parity()][shard].0);
-        lock(&self.shards[shard]).look_up(shard, &blocks, &mut fresh);
+        lock(&self.shards[shard].0).look_up(shard, &blocks, &mut fresh);
     }
 }
 
@@ -1049,10 +1051,7 @@ fn prefetch(slot: *const u64) {
     let _ = slot;
 }
 
-/// One shard of the visited set: `1 << SEGMENT_BITS` tables. Aligned like
-/// [`Padded`]: neighbouring shards are in different lanes, and so looked up
-/// at the same time by different threads.
-#[repr(align(128))]
+/// One shard of the visited set: `1 << SEGMENT_BITS` tables.
 struct Shard {
     segments: [Segment; 1 << SEGMENT_BITS],
 }
