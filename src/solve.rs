@@ -299,7 +299,7 @@ const BLOCKS: usize = 8;
 
 /// A successor waiting to be looked up: 12 bytes, since a chunk holds
 /// thousands.
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy)]
 #[repr(C, packed(4))]
 struct Candidate {
     /// The state's [`hash`], from which its word can be had back.
@@ -1119,15 +1119,20 @@ fn window_masks(window: &[u64], hash: u64) -> (u32, u32) {
         }
     }
     #[cfg(not(target_arch = "x86_64"))]
-    {
-        let mut equal = 0u32;
-        let mut empty = 0u32;
-        for (place, &slot) in window.iter().enumerate() {
-            equal |= u32::from(slot == hash) << (WINDOW_BITS as usize * place);
-            empty |= u32::from(slot == 0) << (WINDOW_BITS as usize * place);
-        }
-        (equal, empty)
+    window_masks_by_slot(window, hash)
+}
+
+/// [`window_masks`] one slot at a time: what it computes, and how where
+/// there is no SSE2.
+#[cfg(any(test, not(target_arch = "x86_64")))]
+fn window_masks_by_slot(window: &[u64], hash: u64) -> (u32, u32) {
+    let mut equal = 0u32;
+    let mut empty = 0u32;
+    for (place, &slot) in window.iter().enumerate() {
+        equal |= u32::from(slot == hash) << (WINDOW_BITS as usize * place);
+        empty |= u32::from(slot == 0) << (WINDOW_BITS as usize * place);
     }
+    (equal, empty)
 }
 
 /// Homes of the smallest first table of a segment.
@@ -1332,7 +1337,7 @@ struct Block {
 /// A candidate's hash and its index in its block, 12 bytes. The hash is
 /// copied so that a shard's look-ups read their keys in order: read
 /// through the index, each was one more cache miss.
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy)]
 #[repr(C, packed(4))]
 struct Key {
     hash: u64,
@@ -1604,12 +1609,11 @@ mod tests {
                 *slot = kinds[rest % kinds.len()];
                 rest /= kinds.len();
             }
-            let (mut equal, mut empty) = (0, 0);
-            for (place, &slot) in window.iter().enumerate() {
-                equal |= u32::from(slot == hash) << (WINDOW_BITS as usize * place);
-                empty |= u32::from(slot == 0) << (WINDOW_BITS as usize * place);
-            }
-            assert_eq!(window_masks(&window, hash), (equal, empty), "{window:x?}");
+            assert_eq!(
+                window_masks(&window, hash),
+                window_masks_by_slot(&window, hash),
+                "{window:x?}"
+            );
         }
     }
 
