@@ -1438,6 +1438,8 @@ mod tests {
             "..@......................xxo.",
             // Figure 1(a): levels of thousands of states, cut by the limit.
             ".........@...o....ooo..xox...",
+            // No answer: all 210 reachable states visited.
+            "oooxoooooooxooooooooooooooo@.",
         ];
         for start in starts {
             for max_states in [50, 333, 30_000] {
@@ -1528,6 +1530,8 @@ mod tests {
             "o..........x..x.....@........",
             "......o.....@......oo..xxooo.",
             ".........@...o....ooo..xox...",
+            // No answer: all 210 reachable states visited.
+            "oooxoooooooxooooooooooooooo@.",
         ];
         for start in starts {
             for max_states in [0, 1, 50, 333, 20_000] {

@@ -492,6 +492,18 @@ fn solve_reports_its_limit_and_json() {
 }
 
 #[test]
+fn solve_says_when_no_answer_exists_and_exits_4() {
+    let run = shubbles(&["solve", "oooxoooooooxooooooooooooooo@."], "");
+    assert_eq!((run.code, run.stdout.as_str()), (4, ""));
+    assert!(
+        run.stderr
+            .contains("no solution: all 210 reachable states visited"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
 fn solve_can_render_its_answer_as_gif_and_smooth() {
     let dir = tempfile::tempdir().expect("a temporary folder");
     let state = "...................x...x@o...";

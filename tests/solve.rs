@@ -80,6 +80,33 @@ fn a_start_without_shubbles_is_already_solved() {
     assert!(report.json().contains("\"answer\":\"\",\"length\":0,"));
 }
 
+/// Found by a random search of crowded boxes: 25 shubbles, and every one
+/// of the 210 states reachable from here still holds one, or has lost a
+/// smole.
+#[test]
+fn a_box_full_of_shubbles_has_no_solution() {
+    let report = solve(
+        &state("oooxoooooooxooooooooooooooo@."),
+        usize::MAX,
+        &mut NoProgress,
+    )
+    .expect("a stable start");
+    assert_eq!(
+        report.outcome,
+        SolveOutcome::Unsolvable {
+            states_visited: 210
+        }
+    );
+    assert_eq!(report.outcome.exit_status(), 4);
+    assert!(
+        report.json().starts_with(
+            r#"{"outcome":"unsolvable","answer":null,"length":null,"states_visited":210,"#
+        ),
+        "{}",
+        report.json()
+    );
+}
+
 #[test]
 fn the_limit_stops_the_search() {
     let start = state(".........@...o....ooo..xox...");
