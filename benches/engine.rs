@@ -5,9 +5,9 @@ use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
-use shubbles::encode::write_gif;
-use shubbles::engine::seeded_legal_operations;
-use shubbles::render::RenderOptions;
+use shubbles::puzzle::rules::engine::seeded_legal_operations;
+use shubbles::write_gif;
+use shubbles::RenderOptions;
 use shubbles::Scenario;
 
 /// Figure 1(a) and `length` operations that never fail (see

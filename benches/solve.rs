@@ -3,7 +3,7 @@
 //! `cargo bench --bench solve`; results are recorded in BENCHMARKS.md.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use shubbles::solve::{solve, NoProgress, SolveOutcome};
+use shubbles::puzzle::solve::{solve, NoProgress, SolveOutcome};
 use shubbles::State;
 
 const FIGURE_1A: &str = ".........@...o....ooo..xox...";

@@ -8,9 +8,9 @@
 
 use std::io::{self, BufWriter, Write};
 
-use shubbles::engine::{legal_operations, settle};
-use shubbles::geometry::CELL_COUNT;
-use shubbles::operation::format_operations;
+use shubbles::puzzle::model::geometry::CELL_COUNT;
+use shubbles::puzzle::model::operation::format_operations;
+use shubbles::puzzle::rules::engine::{legal_operations, settle};
 use shubbles::{Operation, Scenario, State};
 
 /// xorshift64: reproducible without a dependency, and plenty for picking

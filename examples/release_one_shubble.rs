@@ -7,8 +7,8 @@
 use std::fs::File;
 use std::io::BufWriter;
 
-use shubbles::encode::write_gif;
-use shubbles::render::RenderOptions;
+use shubbles::write_gif;
+use shubbles::RenderOptions;
 use shubbles::{Event, Scenario};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {

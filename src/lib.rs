@@ -1,11 +1,14 @@
 //! Simulates the shubbles-and-smoles puzzle box of `BOX.md` and shows every
 //! step of a run.
 //!
-//! The pipeline, each stage knowing nothing of the ones after it:
-//! [`engine`] turns operations into [`Event`]s; a [`State`] is a fold over
-//! events ([`State::apply`]); [`frames`] derives the pictures of BOX.md §8
-//! from the events; [`ascii`] and [`render`] draw a frame; [`encode`] writes
-//! drawn frames as an animated GIF (or one as PNG).
+//! The box lives in [`puzzle`], one folder per stage, each knowing nothing
+//! of the ones after it: [`puzzle::model`] (cells, creatures, operations,
+//! [`Event`]s, [`State`]s), [`puzzle::rules`] (the engine turns operations
+//! into events; a [`State`] is a fold over them; frames are derived from
+//! them), [`puzzle::formats`] (ASCII, frame dump, event log, captions) and
+//! [`puzzle::draw`] (a frame as pixels). Pictures become GIF and PNG bytes
+//! in the [`reel`] crate, which knows no game: the box plugs into it as a
+//! painter of its pictures.
 //!
 //! ```
 //! use shubbles::Scenario;
@@ -16,35 +19,19 @@
 //! # Ok::<(), shubbles::InputError>(())
 //! ```
 
-pub mod ascii;
-pub mod batch;
-pub mod caption;
-pub mod encode;
-pub mod engine;
-pub mod error;
-pub mod event;
-pub mod frames;
-pub mod geometry;
-pub mod log;
-mod lzw;
-pub mod operation;
-pub mod output;
-pub mod palette;
-pub mod render;
-mod resting;
-pub mod smooth;
-pub mod solve;
-pub mod state;
-mod successors;
-pub mod text;
+pub mod puzzle;
 
-pub use encode::{write_gif, write_png, EncodeError, GifWriter};
-pub use engine::{Outcome, Scenario};
-pub use error::InputError;
-pub use event::{Blocked, Event, Failure, Record};
-pub use frames::Frame;
-pub use geometry::{Cell, CellSet, Direction, Orientation};
-pub use operation::{Operation, Turn};
-pub use render::{Ink, RenderOptions, RenderOptionsError, Renderer, PALETTE};
-pub use smooth::{smooth_picture, write_smooth_gif};
-pub use state::{Content, Creature, State};
+pub use puzzle::draw::animation::write_gif;
+pub use puzzle::draw::options::{RenderOptions, RenderOptionsError};
+pub use puzzle::draw::renderer::Renderer;
+pub use puzzle::draw::smooth::{smooth_picture, write_smooth_gif};
+pub use puzzle::model::creature::{Content, Creature};
+pub use puzzle::model::event::{Blocked, Event, Failure, Record};
+pub use puzzle::model::geometry::{Cell, CellSet, Direction, Orientation};
+pub use puzzle::model::input_error::InputError;
+pub use puzzle::model::operation::{Operation, Turn};
+pub use puzzle::model::state::State;
+pub use puzzle::rules::frames::Frame;
+pub use puzzle::rules::scenario::{Outcome, Scenario};
+pub use reel;
+pub use reel::{write_png, EncodeError};

@@ -11,13 +11,17 @@ use anyhow::Context;
 use clap::builder::TypedValueParser as _;
 use clap::{Args, Parser, Subcommand};
 
-use shubbles::ascii::{picture, write_frame_dump};
-use shubbles::batch::{self, Batch, Format};
-use shubbles::encode::{write_gif, write_png};
-use shubbles::log::{read_event_log, write_event_log, EventLog};
-use shubbles::render::{RenderOptions, Renderer};
-use shubbles::smooth::write_smooth_gif;
-use shubbles::solve::{progress_line, solve, SolveOutcome, SolveProgress};
+use shubbles::puzzle::batch::{self, Batch, Format};
+use shubbles::puzzle::draw::animation::write_gif;
+use shubbles::puzzle::draw::options::RenderOptions;
+use shubbles::puzzle::draw::renderer::Renderer;
+use shubbles::puzzle::draw::smooth::write_smooth_gif;
+use shubbles::puzzle::formats::ascii::picture;
+use shubbles::puzzle::formats::event_log::{read_event_log, write_event_log, EventLog};
+use shubbles::puzzle::formats::frame_dump::write_frame_dump;
+use shubbles::puzzle::solve::{progress_line, solve, SolveOutcome, SolveProgress};
+use shubbles::puzzle::TEMPORARY_PREFIX;
+use shubbles::reel::write_png;
 use shubbles::{Failure, Frame, InputError, Outcome, Scenario};
 
 const EXAMPLES: &str = "\
@@ -613,7 +617,10 @@ fn solve_command(args: &SolveArgs) -> Ending {
         println!("{}", report.json());
     } else {
         if let SolveOutcome::Solved { operations, .. } = &report.outcome {
-            println!("{}", shubbles::operation::format_operations(operations));
+            println!(
+                "{}",
+                shubbles::puzzle::model::operation::format_operations(operations)
+            );
         }
         eprintln!("shubbles: {}", report.summary());
     }
@@ -643,12 +650,12 @@ fn solve_command(args: &SolveArgs) -> Ending {
     }
 }
 
-/// [`shubbles::output::write_atomically`], with the path in the message.
+/// [`shubbles::reel::write_atomically`], with the path in the message.
 fn write_atomically(
     path: &Path,
     write: impl FnOnce(&mut dyn Write) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
-    shubbles::output::write_atomically(path, write)
+    shubbles::reel::write_atomically(path, TEMPORARY_PREFIX, write)
         .with_context(|| format!("cannot write {}", path.display()))
 }
 

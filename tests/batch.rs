@@ -4,9 +4,9 @@
 use std::path::Path;
 use std::process::Command;
 
-use shubbles::encode::write_png;
-use shubbles::render::{RenderOptions, Renderer};
+use shubbles::write_png;
 use shubbles::Scenario;
+use shubbles::{RenderOptions, Renderer};
 
 mod common;
 

@@ -279,15 +279,9 @@ fn a_gif_on_standard_output_is_the_whole_file_and_nothing_else() {
 
 /// Width, height and every frame's delay of a GIF.
 fn gif_info(bytes: &[u8]) -> (u16, u16, Vec<u16>) {
-    let mut decoder = gif::DecodeOptions::new()
-        .read_info(bytes)
-        .expect("a readable GIF");
-    let (width, height) = (decoder.width(), decoder.height());
-    let mut delays = Vec::new();
-    while let Some(frame) = decoder.read_next_frame().expect("a readable frame") {
-        delays.push(frame.delay);
-    }
-    (width, height, delays)
+    let decoded = shubbles::reel::decode_gif(bytes).expect("a readable GIF");
+    let delays = decoded.frames.iter().map(|frame| frame.delay_cs).collect();
+    (decoded.width as u16, decoded.height as u16, delays)
 }
 
 #[test]

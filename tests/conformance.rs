@@ -6,7 +6,8 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use shubbles::ascii::{picture, write_frame_dump};
+use shubbles::puzzle::formats::ascii::picture;
+use shubbles::puzzle::formats::frame_dump::write_frame_dump;
 use shubbles::Scenario;
 
 fn vector_folders() -> Vec<PathBuf> {

@@ -4,8 +4,8 @@
 
 use std::path::PathBuf;
 
-use shubbles::encode::write_gif;
-use shubbles::render::RenderOptions;
+use shubbles::write_gif;
+use shubbles::RenderOptions;
 use shubbles::Scenario;
 
 fn check(name: &str, scenario: &Scenario) {

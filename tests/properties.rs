@@ -2,7 +2,7 @@
 
 use proptest::prelude::*;
 
-use shubbles::operation::format_operations;
+use shubbles::puzzle::model::operation::format_operations;
 use shubbles::{Creature, Event, Failure, Operation, Scenario, State};
 
 /// A random valid start: random contents, let fall in the standard
@@ -42,8 +42,12 @@ fn operations(max: usize) -> impl Strategy<Value = Vec<Operation>> {
 /// Operations drawn at random, keeping only those that succeed from where
 /// the run is, so long runs do not end at the first refused move.
 fn legal_operations(max: usize) -> impl Strategy<Value = (State, Vec<Operation>)> {
-    (valid_state(), operations(max))
-        .prop_map(|(start, choices)| (start, shubbles::engine::legal_operations(start, choices)))
+    (valid_state(), operations(max)).prop_map(|(start, choices)| {
+        (
+            start,
+            shubbles::puzzle::rules::engine::legal_operations(start, choices),
+        )
+    })
 }
 
 fn scenario(start: State, operations: &[Operation]) -> Scenario {
@@ -208,17 +212,13 @@ proptest! {
         let scenario = scenario(start, &all);
         let mut gif = Vec::new();
         let options = shubbles::RenderOptions::new(4).expect("a valid cell size");
-        let written = shubbles::encode::write_gif(scenario.frames(), &options, &mut gif).expect("encodes");
+        let written = shubbles::write_gif(scenario.frames(), &options, &mut gif).expect("encodes");
         let mut dump = Vec::new();
-        shubbles::ascii::write_frame_dump(&scenario, &mut dump).expect("in memory");
+        shubbles::puzzle::formats::frame_dump::write_frame_dump(&scenario, &mut dump).expect("in memory");
         let dumped = String::from_utf8(dump).expect("text").matches("# frame ").count();
-        let mut decoder = gif::DecodeOptions::new().read_info(gif.as_slice()).expect("a GIF");
-        let mut decoded = 0;
-        while let Some(frame) = decoder.read_next_frame().expect("a frame") {
-            prop_assert_eq!(frame.delay, 100);
-            decoded += 1;
-        }
-        prop_assert_eq!(decoded, dumped);
+        let decoded = shubbles::reel::decode_gif(&gif).expect("a GIF");
+        prop_assert!(decoded.frames.iter().all(|frame| frame.delay_cs == 100));
+        prop_assert_eq!(decoded.frames.len(), dumped);
         prop_assert_eq!(written, dumped);
     }
 }
@@ -234,14 +234,14 @@ proptest! {
         all.extend(tail);
         let scenario = scenario(start, &all);
         let mut log = Vec::new();
-        shubbles::log::write_event_log(&scenario, &mut log).expect("in memory");
-        let read = shubbles::log::read_event_log(log.as_slice()).expect("a log reads back");
+        shubbles::puzzle::formats::event_log::write_event_log(&scenario, &mut log).expect("in memory");
+        let read = shubbles::puzzle::formats::event_log::read_event_log(log.as_slice()).expect("a log reads back");
         prop_assert_eq!(&read.scenario, &scenario);
         prop_assert_eq!(read.outcome(), scenario.run());
         let options = shubbles::RenderOptions::new(4).expect("a valid cell size");
         let gif_of = |frames: &mut dyn Iterator<Item = shubbles::Frame>| {
             let mut bytes = Vec::new();
-            shubbles::encode::write_gif(frames, &options, &mut bytes).expect("encodes");
+            shubbles::write_gif(frames, &options, &mut bytes).expect("encodes");
             bytes
         };
         prop_assert!(gif_of(&mut read.frames()) == gif_of(&mut scenario.frames()));
@@ -258,8 +258,8 @@ proptest! {
         let mut loud = start;
         let mut quiet = start;
         for operation in ops {
-            let expected = shubbles::engine::perform(&mut loud, operation, &mut |_| {});
-            prop_assert_eq!(shubbles::engine::perform_quietly(&mut quiet, operation), expected);
+            let expected = shubbles::puzzle::rules::engine::perform(&mut loud, operation, &mut |_| {});
+            prop_assert_eq!(shubbles::puzzle::rules::engine::perform_quietly(&mut quiet, operation), expected);
             if expected.is_err() {
                 break;
             }

@@ -1,10 +1,11 @@
-//! Text in pictures (captions, cell numbers), drawn with DejaVu Sans Mono
-//! Bold, embedded in the binary (licence: `assets/fonts/LICENSE-DejaVu.txt`).
+//! Text in pictures (captions, labels, numbers), drawn with DejaVu Sans
+//! Mono Bold, embedded in the binary (licence:
+//! `crates/reel/assets/fonts/LICENSE-DejaVu.txt`).
 //!
 //! Glyph coverage is rounded to quarters and blended with the pixel beneath,
-//! so text over any ink is exactly one of the blends of
-//! [`Palette::blended`](crate::palette::Palette::blended): text never needs
-//! a colour the GIF's fixed palette does not have.
+//! so text in one ink over another is exactly one of the blends of
+//! [`Palette::with_blends`](crate::palette::Palette::with_blends): text
+//! never needs a colour the GIF's fixed palette does not have.
 
 use std::sync::OnceLock;
 
@@ -12,7 +13,6 @@ use ab_glyph::{point, Font, FontRef, PxScale, ScaleFont};
 use tiny_skia::{Pixmap, PremultipliedColorU8};
 
 use crate::palette::blend;
-use crate::render::Ink;
 
 static FONT_BYTES: &[u8] = include_bytes!("../assets/fonts/DejaVuSansMono-Bold.ttf");
 
@@ -28,27 +28,37 @@ fn font() -> &'static FontRef<'static> {
     })
 }
 
-/// Which colour text takes.
+/// Which colour text takes. For the result to stay in a palette, the
+/// colours must be inks of a [`Palette::with_blends`] and the text drawn
+/// over those inks.
+///
+/// [`Palette::with_blends`]: crate::palette::Palette::with_blends
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TextInk {
-    Fixed(Ink),
-    /// Dark over light pixels and white over dark ones, decided pixel by
-    /// pixel: a cell number stays readable over an empty cell, a creature,
-    /// the stot, or a creature sliding halfway over its cell.
-    Contrast,
+    /// Always this colour.
+    Fixed([u8; 3]),
+    /// `dark` over light pixels and `light` over dark ones, decided pixel
+    /// by pixel: a label stays readable over any colour, and over the edge
+    /// of something sliding beneath it.
+    Contrast {
+        /// Taken over light pixels.
+        dark: [u8; 3],
+        /// Taken over dark pixels.
+        light: [u8; 3],
+    },
 }
 
 impl TextInk {
     fn over(self, beneath: [u8; 3]) -> [u8; 3] {
         match self {
-            TextInk::Fixed(ink) => ink.rgb(),
-            TextInk::Contrast => {
+            TextInk::Fixed(rgb) => rgb,
+            TextInk::Contrast { dark, light } => {
                 let [r, g, b] = beneath.map(u32::from);
                 // Rec. 601 luma, in thousandths.
                 if 299 * r + 587 * g + 114 * b > 128_000 {
-                    Ink::Wall.rgb()
+                    dark
                 } else {
-                    Ink::Cell.rgb()
+                    light
                 }
             }
         }
@@ -120,10 +130,16 @@ mod tests {
     use crate::palette::Palette;
     use tiny_skia::Color;
 
+    const WHITE: [u8; 3] = [255, 255, 255];
+    const BLUE: [u8; 3] = [30, 100, 220];
+    const DARK: [u8; 3] = [38, 38, 46];
+
     #[test]
     fn the_font_has_every_character_captions_use() {
         let font = font();
-        for c in "0123456789/|+-<>^v° abcdefghijklmnopqrstuvwxyz:".chars() {
+        for c in
+            "0123456789/|+-<>^v°·:. abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ".chars()
+        {
             assert_ne!(font.glyph_id(c).0, 0, "{c:?}");
         }
     }
@@ -132,24 +148,22 @@ mod tests {
     fn text_is_drawn_in_palette_colours_only() {
         let mut pixmap = Pixmap::new(120, 40).unwrap();
         pixmap.fill(Color::from_rgba8(255, 255, 255, 255));
-        let [r, g, b] = Ink::Shubble.rgb();
+        let [r, g, b] = BLUE;
         let half = tiny_skia::Rect::from_xywh(60.0, 0.0, 60.0, 40.0).unwrap();
         let mut paint = tiny_skia::Paint::default();
         paint.set_color_rgba8(r, g, b, 255);
         pixmap.fill_rect(half, &paint, tiny_skia::Transform::identity(), None);
-        draw_centred(
-            &mut pixmap,
-            "12 34 5°",
-            (60.0, 20.0),
-            24.0,
-            TextInk::Contrast,
-        );
-        let palette = Palette::blended();
+        let ink = TextInk::Contrast {
+            dark: DARK,
+            light: WHITE,
+        };
+        draw_centred(&mut pixmap, "12 34 5°", (60.0, 20.0), 24.0, ink);
+        let palette = Palette::with_blends(&[WHITE, BLUE, DARK]).unwrap();
         let mut inked = 0;
         for pixel in pixmap.pixels() {
             let rgb = [pixel.red(), pixel.green(), pixel.blue()];
             assert!(palette.colours().contains(&rgb), "{rgb:?}");
-            inked += usize::from(rgb != Ink::Cell.rgb() && rgb != Ink::Shubble.rgb());
+            inked += usize::from(rgb != WHITE && rgb != BLUE);
         }
         assert!(inked > 100, "{inked} pixels of text");
         assert!(width("12", 24.0) > 20.0);

@@ -4,12 +4,15 @@ use std::io::{self, BufWriter, Write};
 use std::path::Path;
 
 /// Writes `path` through `write`: into a hidden temporary file in the same
-/// folder, flushed, then renamed over `path`. A reader never sees half a
-/// file, an error leaves nothing behind (the temporary file is removed),
-/// and a leftover from a crash starts with a dot, so it is never mistaken
-/// for an output.
+/// folder (named `PREFIX` and random letters, then `.tmp`), flushed, then
+/// renamed over `path`. A reader never sees half a file, an error leaves
+/// nothing behind (the temporary file is removed), and a leftover from a
+/// crash starts with a dot, so it is never mistaken for an output.
+/// `prefix` should start with a dot and name the program
+/// (`.shubbles-`), so that a leftover says where it came from.
 pub fn write_atomically<T, E: From<io::Error>>(
     path: &Path,
+    prefix: &str,
     write: impl FnOnce(&mut dyn Write) -> Result<T, E>,
 ) -> Result<T, E> {
     let folder = match path.parent() {
@@ -17,7 +20,7 @@ pub fn write_atomically<T, E: From<io::Error>>(
         _ => Path::new("."),
     };
     let mut builder = tempfile::Builder::new();
-    builder.prefix(".shubbles-").suffix(".tmp");
+    builder.prefix(prefix).suffix(".tmp");
     // A temporary file is private by default; the finished file should be
     // as readable as any file the user makes.
     #[cfg(unix)]
@@ -43,7 +46,7 @@ mod tests {
     fn a_failed_write_leaves_no_file() {
         let dir = tempfile::tempdir().expect("a temporary folder");
         let path = dir.path().join("out.txt");
-        let failed: io::Result<()> = write_atomically(&path, |out| {
+        let failed: io::Result<()> = write_atomically(&path, ".test-", |out| {
             out.write_all(b"half")?;
             Err(io::Error::other("stopped"))
         });
@@ -56,7 +59,7 @@ mod tests {
         let dir = tempfile::tempdir().expect("a temporary folder");
         let path = dir.path().join("out.txt");
         std::fs::write(&path, "old").expect("writable");
-        let length: io::Result<usize> = write_atomically(&path, |out| {
+        let length: io::Result<usize> = write_atomically(&path, ".test-", |out| {
             out.write_all(b"new")?;
             Ok(3)
         });

@@ -1,314 +1,39 @@
-//! Draws one [`Frame`] as a picture in the style of Figure 1(a) of the
+//! Draws one picture of the box in the style of Figure 1(a) of the
 //! original puzzle (BOX.md §9): white cells with a grey grid, a thick dark
 //! wall with a gap under cell 28, blue shubbles, red smoles, a black stot,
 //! the whole box turned to the frame's orientation. Optionally a caption
 //! under the box and each cell's number in its cell.
 //!
-//! Frames are drawn with the colours of [`PALETTE`] only (text adds blends
-//! from [`Palette::blended`]), so the GIF encoder can map pixels to a
-//! palette fixed in advance instead of quantizing each frame.
+//! Pictures are drawn with the colours of [`PALETTE`](super::inks::PALETTE) only (text adds the
+//! blends of [`blended_palette`]), so the GIF writer can map pixels to a
+//! palette fixed in advance instead of quantizing each picture.
 //!
 //! The box is drawn in its own unturned pixel coordinates and placed on the
 //! canvas by one rotation about the box centre (the private
 //! `Renderer::box_transform` takes the angle as a cosine and sine). Quarter
 //! turns use exact `0`/`±1` entries and no anti-aliasing, which keeps every
-//! edge on whole pixels; the smooth animation ([`crate::smooth`]) draws the
+//! edge on whole pixels; the smooth animation ([`super::smooth`]) draws the
 //! pictures between two frames at any angle and position, anti-aliased.
 
-use std::fmt;
 use std::sync::Arc;
 use std::sync::{Mutex, OnceLock};
 
-use tiny_skia::{Color, FillRule, Paint, PathBuilder, Pixmap, Point, Rect, Transform};
+use reel::text::{self, TextInk};
+use reel::Palette;
+use tiny_skia::{FillRule, Paint, PathBuilder, Pixmap, Point, Rect, Transform};
 
-use crate::caption::caption;
-use crate::event::{Blocked, Failure};
-use crate::frames::Frame;
-use crate::geometry::{Cell, CellSet, Direction, Orientation, EXIT_POSITION, OPENING_CELL};
-use crate::operation::Operation;
-use crate::palette::Palette;
-use crate::state::{Content, Creature, State};
-use crate::text::{self, TextInk};
-
-/// The colours pictures are drawn with; the position in [`PALETTE`] is the
-/// GIF palette index.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[repr(u8)]
-pub enum Ink {
-    Background,
-    Cell,
-    Grid,
-    Wall,
-    Shubble,
-    Smole,
-    Stot,
-    /// Marks what made a run fail.
-    Warning,
-}
-
-/// Red, green, blue of each [`Ink`], in palette order. Eight entries keep
-/// GIF codes at three bits.
-pub const PALETTE: [[u8; 3]; 8] = [
-    [236, 239, 243], // background: a pale grey-blue, so white cells stand out
-    [255, 255, 255], // cell
-    [178, 178, 178], // grid
-    [38, 38, 46],    // wall
-    [30, 100, 220],  // shubble
-    [214, 40, 40],   // smole
-    [0, 0, 0],       // stot
-    [255, 140, 0],   // warning
-];
-
-impl Ink {
-    pub const ALL: [Ink; 8] = [
-        Ink::Background,
-        Ink::Cell,
-        Ink::Grid,
-        Ink::Wall,
-        Ink::Shubble,
-        Ink::Smole,
-        Ink::Stot,
-        Ink::Warning,
-    ];
-
-    /// Position in [`PALETTE`].
-    pub const fn index(self) -> u8 {
-        self as u8
-    }
-
-    pub const fn rgb(self) -> [u8; 3] {
-        PALETTE[self as usize]
-    }
-
-    fn color(self, opacity: f32) -> Color {
-        let [r, g, b] = self.rgb();
-        let mut color = Color::from_rgba8(r, g, b, 255);
-        color.set_alpha(opacity);
-        color
-    }
-
-    fn of(creature: Creature) -> Ink {
-        match creature {
-            Creature::Shubble => Ink::Shubble,
-            Creature::Smole => Ink::Smole,
-        }
-    }
-}
-
-/// The smallest and largest cell size accepted, in pixels: below 4 the grid,
-/// inset and wall no longer fit in a cell; above 200 a canvas exceeds what a
-/// GIF of reasonable size can hold for a long run.
-pub const CELL_SIZES: std::ops::RangeInclusive<u32> = 4..=200;
-
-/// How pictures are drawn: the cell size, and the opt-in caption and cell
-/// numbers.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RenderOptions {
-    cell_size: u32,
-    /// The run's operations, to name them in the caption; `None` draws no
-    /// caption.
-    caption: Option<Arc<[Operation]>>,
-    numbers: bool,
-}
-
-impl RenderOptions {
-    pub const DEFAULT_CELL_SIZE: u32 = 40;
-
-    /// Options with cells `cell_size` pixels wide, if that is in
-    /// [`CELL_SIZES`].
-    pub fn new(cell_size: u32) -> Result<RenderOptions, RenderOptionsError> {
-        if CELL_SIZES.contains(&cell_size) {
-            Ok(RenderOptions {
-                cell_size,
-                ..RenderOptions::default()
-            })
-        } else {
-            Err(RenderOptionsError::CellSize { given: cell_size })
-        }
-    }
-
-    /// Adds a strip under the box naming, on every picture, the operation
-    /// of `operations` that made it, its position and the orientation (and
-    /// on the last picture of a failed run, what failed).
-    pub fn with_caption(mut self, operations: &[Operation]) -> RenderOptions {
-        self.caption = Some(operations.into());
-        self
-    }
-
-    /// Writes each cell's number in its cell, upright whatever the turn.
-    pub fn with_numbers(mut self, numbers: bool) -> RenderOptions {
-        self.numbers = numbers;
-        self
-    }
-
-    pub const fn cell_size(&self) -> u32 {
-        self.cell_size
-    }
-
-    /// The operations the caption names, when there is a caption.
-    pub fn caption(&self) -> Option<&[Operation]> {
-        self.caption.as_deref()
-    }
-
-    pub const fn numbers(&self) -> bool {
-        self.numbers
-    }
-
-    /// The palette pictures drawn with these options need: text is
-    /// anti-aliased in blends of the inks.
-    pub fn palette(&self) -> &'static Palette {
-        if self.caption.is_some() || self.numbers {
-            Palette::blended()
-        } else {
-            Palette::inks()
-        }
-    }
-}
-
-impl Default for RenderOptions {
-    fn default() -> Self {
-        RenderOptions {
-            cell_size: RenderOptions::DEFAULT_CELL_SIZE,
-            caption: None,
-            numbers: false,
-        }
-    }
-}
-
-/// Options that cannot be drawn with.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RenderOptionsError {
-    CellSize { given: u32 },
-}
-
-impl fmt::Display for RenderOptionsError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            RenderOptionsError::CellSize { given } => write!(
-                f,
-                "a cell size of {given} pixels is not supported: expected {} to {}",
-                CELL_SIZES.start(),
-                CELL_SIZES.end()
-            ),
-        }
-    }
-}
-
-impl std::error::Error for RenderOptionsError {}
-
-/// Sizes in whole pixels, all derived from the cell size, so every edge of
-/// an unturned or quarter-turned box falls on a pixel boundary.
-#[derive(Clone, Copy, Debug, PartialEq)]
-struct Layout {
-    cell: i32,
-    /// The grid line between two cells is `grid_near` pixels of the cell
-    /// after it plus `grid_far` pixels of the cell before it.
-    grid_near: i32,
-    grid_far: i32,
-    /// Creatures are squares this far inside their cell, so the white cell
-    /// and the grid show between neighbouring creatures.
-    inset: i32,
-    wall: i32,
-    /// Side of the square part of the canvas, centred on the box centre.
-    side: i32,
-    /// Height of the caption strip under the square (0 without a caption).
-    strip: i32,
-    caption_size: f32,
-    number_size: f32,
-}
-
-impl Layout {
-    fn new(options: &RenderOptions, any_angle: bool) -> Layout {
-        // At most 200 (validated), so the casts and products stay small.
-        let cell = options.cell_size() as i32;
-        let grid = (cell / 20).max(1);
-        let wall = (cell * 3 / 20).max(2);
-        let side = if any_angle {
-            // The circle through the farthest point ever drawn: the corner
-            // of a creature leaving the exit cell (half a cell below it, see
-            // `Scene`), 3.5 cells across and 4 cells plus a wall down from
-            // the box centre. Refused moves' arrows and the walls' corners
-            // stay nearer.
-            let reach = (3.5 * f64::from(cell)).hypot(4.0 * f64::from(cell) + f64::from(wall));
-            // The same parity as the cell size keeps the box centre (3.5 by
-            // 2.5 cells) as far off whole pixels as on the 1-second canvas:
-            // box edges at rest fall on pixel boundaries either way.
-            2 * (reach.ceil() as i32 + (cell / 10).max(2)) + cell % 2
-        } else {
-            // The box's 7 by 5 cells (6 rows counting the exit cell) fit in
-            // 7 cells at every quarter turn. A refused stot move's arrow
-            // reaches half a cell past the box edge; the rest of the margin
-            // keeps it off the canvas border.
-            let margin = (cell / 2).max(wall) + (cell / 10).max(2);
-            7 * cell + 2 * margin
-        };
-        let caption_size = cell as f32 * 0.45;
-        let strip = if options.caption().is_some() {
-            // Two lines (the operation; what failed) and some air.
-            (caption_size * 3.0).ceil() as i32
-        } else {
-            0
-        };
-        Layout {
-            cell,
-            grid_near: grid / 2,
-            grid_far: grid - grid / 2,
-            inset: (cell / 8).max(grid),
-            wall,
-            side,
-            strip,
-            caption_size,
-            number_size: cell as f32 * 0.38,
-        }
-    }
-
-    /// The pixel rectangle of the standard-frame position `(x, y)` in box
-    /// coordinates (top left corner of cell 0 at the origin).
-    fn square(&self, (x, y): (i32, i32)) -> Square {
-        Square {
-            left: (x * self.cell) as f32,
-            top: (y * self.cell) as f32,
-            size: self.cell as f32,
-        }
-    }
-}
-
-/// An axis-aligned square in box pixel coordinates. At rest every
-/// coordinate is a whole number; in motion it may be anywhere.
-#[derive(Clone, Copy, Debug)]
-struct Square {
-    left: f32,
-    top: f32,
-    size: f32,
-}
-
-impl Square {
-    /// Grown by `by` pixels on every side (shrunk when negative).
-    fn grown(self, by: i32) -> Square {
-        let by = by as f32;
-        Square {
-            left: self.left - by,
-            top: self.top - by,
-            size: self.size + 2.0 * by,
-        }
-    }
-
-    /// Moved `(dx, dy)` pixels.
-    fn shifted(self, (dx, dy): (f32, f32)) -> Square {
-        Square {
-            left: self.left + dx,
-            top: self.top + dy,
-            ..self
-        }
-    }
-
-    /// The centre, rounded down to a whole pixel like the layout's integer
-    /// sizes, so an odd cell size places marks as it always has.
-    fn centre(self) -> (f32, f32) {
-        let half = (self.size / 2.0).floor();
-        (self.left + half, self.top + half)
-    }
-}
+use super::inks::{blended_palette, ink_palette, Ink, NUMBER_INK};
+use super::layout::{Layout, Square};
+use super::options::RenderOptions;
+use crate::puzzle::formats::caption::caption;
+use crate::puzzle::model::creature::Content;
+use crate::puzzle::model::event::{Blocked, Failure};
+use crate::puzzle::model::geometry::{
+    Cell, CellSet, Direction, Orientation, EXIT_POSITION, OPENING_CELL,
+};
+use crate::puzzle::model::operation::Operation;
+use crate::puzzle::model::state::State;
+use crate::puzzle::rules::frames::Frame;
 
 /// What one picture shows: a frame of BOX.md §8 at rest, or the box on its
 /// way from one frame to the next.
@@ -364,6 +89,9 @@ pub(crate) enum Motion {
 pub struct Renderer {
     layout: Layout,
     options: RenderOptions,
+    /// The canvas fits the box at any angle, and pictures may be
+    /// anti-aliased: the smooth animation's.
+    any_angle: bool,
     empty_boxes: EmptyBoxes,
 }
 
@@ -428,6 +156,18 @@ impl Renderer {
             empty_boxes: EmptyBoxes::shared(&layout),
             layout,
             options: options.clone(),
+            any_angle,
+        }
+    }
+
+    /// The palette this renderer's pictures are written with: the inks
+    /// alone, or with their blends when pictures have anti-aliased edges
+    /// (at any angle) or text.
+    pub fn palette(&self) -> &'static Palette {
+        if self.any_angle || self.options.has_text() {
+            blended_palette()
+        } else {
+            ink_palette()
         }
     }
 
@@ -480,7 +220,7 @@ impl Renderer {
             },
         };
         self.draw_box(scene, pixmap, view);
-        if self.options.numbers {
+        if self.options.numbers() {
             self.draw_numbers(pixmap, view);
         }
         if let Some(operations) = self.options.caption() {
@@ -636,13 +376,7 @@ impl Renderer {
             view.transform.map_point(&mut centre);
             let label = cell.to_string();
             let at = (centre.x, centre.y);
-            text::draw_centred(
-                pixmap,
-                &label,
-                at,
-                self.layout.number_size,
-                TextInk::Contrast,
-            );
+            text::draw_centred(pixmap, &label, at, self.layout.number_size, NUMBER_INK);
         }
     }
 
@@ -666,7 +400,7 @@ impl Renderer {
                 layout.caption_size
             };
             let centre = (width / 2.0, top + line * (i as f32 + 0.5));
-            text::draw_centred(pixmap, &words, centre, size, TextInk::Fixed(ink));
+            text::draw_centred(pixmap, &words, centre, size, TextInk::Fixed(ink.rgb()));
         }
     }
 
@@ -804,24 +538,12 @@ impl Pen<'_> {
     }
 }
 
-/// The palette index of every pixel of `pixmap` in the eight inks, row by
-/// row.
-pub fn palette_indices(pixmap: &Pixmap) -> Vec<u8> {
-    let mut indices = Vec::new();
-    palette_indices_into(pixmap, &mut indices);
-    indices
-}
-
-/// [`palette_indices`] into a buffer that is reused between frames. A pixel
-/// that is not exactly a palette colour gets the nearest one.
-pub fn palette_indices_into(pixmap: &Pixmap, indices: &mut Vec<u8>) {
-    Palette::inks().indices_into(pixmap, indices);
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Scenario;
+    use crate::puzzle::draw::inks::PALETTE;
+    use crate::puzzle::model::creature::Creature;
+    use crate::puzzle::rules::scenario::Scenario;
 
     fn frames(state: &str, ops: &str) -> Vec<Frame> {
         Scenario::parse(state, ops, false)
@@ -855,22 +577,6 @@ mod tests {
 
     fn cell(n: usize) -> Cell {
         Cell::new(n).unwrap()
-    }
-
-    #[test]
-    fn cell_sizes_outside_the_range_are_refused() {
-        assert_eq!(RenderOptions::default().cell_size(), 40);
-        assert!(RenderOptions::new(4).is_ok());
-        assert!(RenderOptions::new(200).is_ok());
-        assert_eq!(
-            RenderOptions::new(3),
-            Err(RenderOptionsError::CellSize { given: 3 })
-        );
-        let error = RenderOptions::new(201).unwrap_err();
-        assert_eq!(
-            error.to_string(),
-            "a cell size of 201 pixels is not supported: expected 4 to 200"
-        );
     }
 
     #[test]
@@ -1059,21 +765,5 @@ mod tests {
                 }
             }
         }
-    }
-
-    #[test]
-    fn indices_follow_the_palette_and_off_palette_pixels_snap_to_the_nearest() {
-        let mut pixmap = Pixmap::new(3, 1).unwrap();
-        pixmap.fill(Ink::Smole.color(1.0));
-        pixmap.pixels_mut()[1] = tiny_skia::ColorU8::from_rgba(250, 150, 10, 255).premultiply();
-        pixmap.pixels_mut()[2] = tiny_skia::ColorU8::from_rgba(30, 100, 220, 255).premultiply();
-        assert_eq!(
-            palette_indices(&pixmap),
-            [
-                Ink::Smole.index(),
-                Ink::Warning.index(),
-                Ink::Shubble.index()
-            ]
-        );
     }
 }

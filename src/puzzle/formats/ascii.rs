@@ -1,12 +1,7 @@
-//! The ASCII picture of a state (BOX.md §7) and the frame dump (§8).
+//! The ASCII picture of a state (BOX.md §7).
 
-use std::io::{self, Write};
-
-use crate::frames::Frame;
-use crate::geometry::{Cell, EXIT_POSITION};
-use crate::operation::format_operations;
-use crate::state::State;
-use crate::Scenario;
+use crate::puzzle::model::geometry::{Cell, EXIT_POSITION};
+use crate::puzzle::model::state::State;
 
 /// The picture of `state` turned to its orientation: one character per
 /// cell, `*` (or the creature passing through) at the exit cell, no trailing
@@ -41,62 +36,12 @@ fn draw(marks: &[((i32, i32), char)]) -> String {
     text
 }
 
-/// Writes the frame dump of BOX.md §8: a `# input` line, then one block per
-/// frame (a `# frame N, D degrees` header and the picture), blocks separated
-/// by an empty line, and a closing `# result` line.
-pub fn write_frame_dump(scenario: &Scenario, out: &mut impl Write) -> io::Result<()> {
-    writeln!(
-        out,
-        "# input {} {}",
-        scenario.start,
-        format_operations(&scenario.operations)
-    )?;
-    let mut failed = false;
-    let mut last_state = scenario.start;
-    for frame in scenario.frames() {
-        if frame.index > 0 {
-            writeln!(out)?;
-        }
-        writeln!(out, "{}", frame_header(&frame, scenario))?;
-        out.write_all(picture(&frame.state).as_bytes())?;
-        failed |= frame.failure.is_some();
-        last_state = frame.state;
-    }
-    let result = if failed {
-        "!".to_string()
-    } else {
-        last_state.cells_string()
-    };
-    writeln!(out, "# result {result}")
-}
-
-fn frame_header(frame: &Frame, scenario: &Scenario) -> String {
-    let mut header = format!(
-        "# frame {}, {} degrees",
-        frame.index,
-        frame.state.orientation().degrees()
-    );
-    if let Some(record) = frame.cause {
-        match record
-            .op
-            .and_then(|i| scenario.operations.get(i).map(|op| (i, op)))
-        {
-            Some((i, op)) => header += &format!(", operation {} {op}", i + 1),
-            None => header += ", settling the start",
-        }
-        header += &format!(" ({})", record.event.kind());
-    }
-    if let Some(failure) = frame.failure {
-        header += &format!(", failed: {failure}");
-    }
-    header
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::event::Event;
-    use crate::geometry::Orientation;
+    use crate::puzzle::model::event::Event;
+    use crate::puzzle::model::geometry::Orientation;
+    use crate::puzzle::rules::engine::settle;
 
     #[test]
     fn figure_1a_standard_and_turned_pictures_match_the_spec() {
@@ -110,7 +55,7 @@ mod tests {
             to: Orientation::from_quarters(1),
         });
         let mut sink = |_| {};
-        crate::engine::settle(&mut state, &mut sink).unwrap();
+        settle(&mut state, &mut sink).unwrap();
         assert_eq!(
             picture(&state),
             "  .  .\n .....\n .....\n .o...\n xo.@.\n ooo..\n*x  .\n"

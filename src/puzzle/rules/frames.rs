@@ -3,8 +3,8 @@
 
 use std::iter::Peekable;
 
-use crate::event::{Event, Failure, Record};
-use crate::state::State;
+use crate::puzzle::model::event::{Event, Failure, Record};
+use crate::puzzle::model::state::State;
 
 /// One picture of the run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -66,47 +66,5 @@ impl<I: Iterator<Item = Record>> Iterator for Frames<I> {
         };
         self.next_index += 1;
         Some(frame)
-    }
-}
-
-impl crate::engine::Scenario {
-    /// Every frame of the run, lazily, in order.
-    pub fn frames(&self) -> Frames<crate::engine::Simulation<'_>> {
-        Frames::new(self.start, self.events())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use crate::engine::Scenario;
-    use crate::event::Failure;
-
-    #[test]
-    fn figure_1a_has_26_frames() {
-        let frames: Vec<_> = Scenario::figure_1a().frames().collect();
-        assert_eq!(frames.len(), 26);
-        assert_eq!(frames[0].cause, None);
-        assert_eq!(frames[6].state.orientation().degrees(), 180);
-        assert!(frames.iter().all(|f| f.failure.is_none()));
-        assert_eq!(
-            frames[25].state.cells_string(),
-            "o........@..o....oox...xo...."
-        );
-    }
-
-    #[test]
-    fn a_failure_marks_the_last_frame_without_adding_one() {
-        let escape = Scenario::parse("@................x.....o..x..", "+-", false).unwrap();
-        let frames: Vec<_> = escape.frames().collect();
-        assert_eq!(frames.len(), 9);
-        assert_eq!(frames[8].failure, Some(Failure::SmoleEscaped));
-
-        let refused = Scenario::parse("@......................x.x...", "<", false).unwrap();
-        let frames: Vec<_> = refused.frames().collect();
-        assert_eq!(frames.len(), 1);
-        assert!(matches!(
-            frames[0].failure,
-            Some(Failure::StotBlocked { .. })
-        ));
     }
 }

@@ -3,52 +3,11 @@
 
 use std::fmt;
 
-use crate::error::InputError;
-use crate::event::{Event, Failure};
-use crate::geometry::{Cell, CellSet, Direction, Orientation, CELL_COUNT, OPENING_CELL};
-
-/// The two kinds of creature. Both fall; only shubbles may leave.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Creature {
-    /// Blue, `o`.
-    Shubble,
-    /// Red, `x`.
-    Smole,
-}
-
-impl Creature {
-    pub const fn symbol(self) -> char {
-        match self {
-            Creature::Shubble => 'o',
-            Creature::Smole => 'x',
-        }
-    }
-
-    pub const fn name(self) -> &'static str {
-        match self {
-            Creature::Shubble => "shubble",
-            Creature::Smole => "smole",
-        }
-    }
-}
-
-/// What one cell holds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Content {
-    Empty,
-    Creature(Creature),
-    Stot,
-}
-
-impl Content {
-    pub const fn symbol(self) -> char {
-        match self {
-            Content::Empty => '.',
-            Content::Creature(c) => c.symbol(),
-            Content::Stot => '@',
-        }
-    }
-}
+use super::creature::{Content, Creature};
+use super::event::{Event, Failure};
+use super::geometry::{Cell, CellSet, Direction, Orientation, CELL_COUNT, OPENING_CELL};
+use super::input_error::InputError;
+use super::resting;
 
 /// Everything that can be seen of the box at one moment: what each cell
 /// holds, how the box is turned, and the creature (if any) that is just
@@ -204,13 +163,14 @@ impl State {
     }
 
     /// The state once everything has fallen, worked out in one step (no
-    /// tick loop and no events): what [`crate::engine::settle`] ends in,
+    /// tick loop and no events): what the engine's tick-by-tick settle ends
+    /// in (a property test of the engine checks that),
     /// for callers that ignore events, such as the solver. A shubble in
     /// cell 28 with gravity down falls out; a smole there is
     /// [`Failure::SmoleEscaped`]. The exit cell is empty afterwards.
     #[inline(always)]
     pub fn settled(&self) -> Result<State, Failure> {
-        let (shubbles, smoles) = crate::resting::rest(
+        let (shubbles, smoles) = resting::rest(
             self.shubbles.bits(),
             self.smoles.bits(),
             self.stot.index() as u32,
@@ -252,92 +212,24 @@ impl State {
             .collect()
     }
 
-    /// The state packed in one machine word: the shubbles' cell bits
-    /// (bits 0 to 28), the cell numbers of the lower and the higher smole
-    /// (5 bits each, from bit 29 and bit 34), the stot's cell (5 bits, from
-    /// bit 39) and the orientation (2 bits, from bit 44); 46 bits in all.
-    ///
-    /// Only valid states (exactly two smoles, nothing in the exit cell)
-    /// are packed; each has exactly one word, and no word of one is 0.
-    /// The solver packs every successor it makes, so this is a handful of
-    /// bit operations: the smoles' cells are their set's lowest and
-    /// highest bits.
-    #[inline]
-    pub fn pack(&self) -> u64 {
-        pack_cells(
-            self.shubbles.bits(),
-            self.smoles.bits(),
-            self.stot.index() as u32,
-            self.orientation.quarters(),
-        )
-    }
-
-    /// The inverse of [`State::pack`]. Any word unpacks to some state:
-    /// bits above the orientation are ignored, a cell number past 28
-    /// means no smole (or, for the stot, cell 28), and a cell that the
-    /// word gives two contents keeps the stot, else the smole.
-    #[inline]
-    pub fn unpack(word: u64) -> State {
-        let cell = |shift: u32| (word >> shift) as u32 & 31;
-        let smoles = CellSet::from_bits(
-            1u32 << cell(PACKED_LOWER_SMOLE) | 1u32 << cell(PACKED_HIGHER_SMOLE),
-        );
-        // No packed state has a stot past 28; cell 28 is as good a
-        // placeholder as any and keeps this total.
-        let stot = Cell::new(cell(PACKED_STOT) as usize).unwrap_or(OPENING_CELL);
-        let smoles = smoles.without(stot.bit());
+    /// A state of these cells, unchecked: any cells, any orientation,
+    /// anything in the exit cell. For the packing's inverse and for tests
+    /// that need states no run makes; inputs go through [`State::parse`].
+    pub(crate) const fn from_parts(
+        shubbles: CellSet,
+        smoles: CellSet,
+        stot: Cell,
+        orientation: Orientation,
+        exit: Option<Creature>,
+    ) -> State {
         State {
-            shubbles: CellSet::from_bits(word as u32).without(smoles.union(stot.bit())),
+            shubbles,
             smoles,
             stot,
-            orientation: Orientation::from_quarters(cell(PACKED_ORIENTATION) as i32 & 3),
-            exit: None,
+            orientation,
+            exit,
         }
     }
-
-    /// True when the packed state `word` (see [`State::pack`]) has no
-    /// shubble, without unpacking it.
-    #[inline]
-    pub const fn packed_without_shubbles(word: u64) -> bool {
-        word & CellSet::ALL.bits() as u64 == 0
-    }
-}
-
-/// Where the fields of a packed state start (see [`State::pack`]).
-const PACKED_LOWER_SMOLE: u32 = CELL_COUNT as u32;
-const PACKED_HIGHER_SMOLE: u32 = PACKED_LOWER_SMOLE + 5;
-pub(crate) const PACKED_STOT: u32 = PACKED_HIGHER_SMOLE + 5;
-pub(crate) const PACKED_ORIENTATION: u32 = PACKED_STOT + 5;
-
-/// The bits a packed state uses.
-pub(crate) const PACKED_BITS: u64 = (1 << (PACKED_ORIENTATION + 2)) - 1;
-
-/// [`State::pack`] from the cell bits of the shubbles and of the (two)
-/// smoles, the stot's cell and the orientation's quarters: the solver
-/// packs its successors from these directly.
-#[inline(always)]
-pub(crate) fn pack_cells(shubbles: u32, smoles: u32, stot: u32, quarters: u8) -> u64 {
-    let lower = smoles.trailing_zeros() & 31;
-    let higher = 31u32.wrapping_sub(smoles.leading_zeros()) & 31;
-    shubbles as u64
-        | (lower as u64) << PACKED_LOWER_SMOLE
-        | (higher as u64) << PACKED_HIGHER_SMOLE
-        | (stot as u64) << PACKED_STOT
-        | (quarters as u64) << PACKED_ORIENTATION
-}
-
-/// The inverse of [`pack_cells`] for a packed state (bits past
-/// [`PACKED_BITS`] ignored), without [`State::unpack`]'s care for words
-/// that are not one.
-#[inline(always)]
-pub(crate) fn unpack_cells(word: u64) -> (u32, u32, u32, u8) {
-    let field = |shift: u32| (word >> shift) as u32 & 31;
-    (
-        word as u32 & CellSet::ALL.bits(),
-        1 << field(PACKED_LOWER_SMOLE) | 1 << field(PACKED_HIGHER_SMOLE),
-        field(PACKED_STOT),
-        field(PACKED_ORIENTATION) as u8 & 3,
-    )
 }
 
 /// `kind` after the creatures in `moved` took one step along `gravity`; one
@@ -433,47 +325,6 @@ mod tests {
         assert_eq!(state.falling(), CellSet::EMPTY);
     }
 
-    /// The packing of [`State::pack`] written out field by field, cell by
-    /// cell; kept as the reference the bit operations must agree with.
-    fn pack_by_cells(state: &State) -> u64 {
-        let mut word = 0u64;
-        let mut smoles = Vec::new();
-        for cell in Cell::all() {
-            match state.content(cell) {
-                Content::Creature(Creature::Shubble) => word |= 1 << cell.index(),
-                Content::Creature(Creature::Smole) => smoles.push(cell.index() as u64),
-                Content::Stot => word |= (cell.index() as u64) << 39,
-                Content::Empty => {}
-            }
-        }
-        assert_eq!(smoles.len(), 2, "only states with two smoles are packed");
-        word | smoles[0] << 29 | smoles[1] << 34 | (state.orientation.quarters() as u64) << 44
-    }
-
-    /// The reference for [`State::unpack`], field by field.
-    fn unpack_by_cells(word: u64) -> State {
-        let field = |shift: u32| (word >> shift & 31) as usize;
-        let stot = Cell::new(field(39)).unwrap_or(OPENING_CELL);
-        let mut state = State {
-            shubbles: CellSet::EMPTY,
-            smoles: CellSet::EMPTY,
-            stot,
-            orientation: Orientation::from_quarters((word >> 44) as i32 & 3),
-            exit: None,
-        };
-        for cell in Cell::all() {
-            if cell == stot {
-                continue;
-            }
-            if cell.index() == field(29) || cell.index() == field(34) {
-                state.smoles = state.smoles.union(cell.bit());
-            } else if word >> cell.index() & 1 == 1 {
-                state.shubbles = state.shubbles.union(cell.bit());
-            }
-        }
-        state
-    }
-
     /// [`State::falling`] as the fixed point it is defined as: support
     /// climbs one creature per round until nothing changes.
     fn falling_by_rounds(state: &State) -> CellSet {
@@ -506,91 +357,6 @@ mod tests {
                 exit: None,
             };
             proptest::prop_assert_eq!(state.falling(), falling_by_rounds(&state));
-        }
-    }
-
-    /// A state of any cells (a creature may be in cell 28 whatever the
-    /// orientation), any orientation, and anything in the exit cell.
-    fn arbitrary_state(shubbles: u32, smoles: u32, stot: usize, quarters: i32, exit: u8) -> State {
-        let stot = Cell::new(stot).expect("a cell");
-        let smoles = CellSet::from_bits(smoles).without(stot.bit());
-        State {
-            shubbles: CellSet::from_bits(shubbles).without(smoles.union(stot.bit())),
-            smoles,
-            stot,
-            orientation: Orientation::from_quarters(quarters),
-            exit: match exit {
-                1 => Some(Creature::Shubble),
-                2 => Some(Creature::Smole),
-                _ => None,
-            },
-        }
-    }
-
-    /// The tick-by-tick settle of the engine, as a result.
-    fn settled_by_ticks(state: &State) -> Result<State, Failure> {
-        let mut state = *state;
-        crate::engine::settle(&mut state, &mut |_| {})?;
-        Ok(state)
-    }
-
-    proptest::proptest! {
-        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(20_000))]
-        /// Any cells in any orientation: the same resting state as tick by
-        /// tick, or the same failure (a smole through the opening).
-        #[test]
-        fn settled_agrees_with_the_ticks(shubbles: u32, smoles: u32, stot in 0usize..29, quarters in 0i32..4, exit in 0u8..3, sparse: bool) {
-            // Sparse boxes too, so long falls happen.
-            let (shubbles, smoles) = if sparse { (shubbles & shubbles >> 7 & shubbles >> 13, smoles & smoles >> 5 & smoles >> 11) } else { (shubbles, smoles) };
-            let state = arbitrary_state(shubbles, smoles, stot, quarters, exit);
-            proptest::prop_assert_eq!(state.settled(), settled_by_ticks(&state), "{:?}", state);
-        }
-    }
-
-    /// Every orientation, and a creature of each kind in cell 28 at each.
-    #[test]
-    fn settled_handles_the_opening() {
-        for quarters in 0..4 {
-            for (shubbles, smoles) in [(1 << 28, 0), (0, 1 << 28), (1 << 28 | 1 << 5, 1 << 20)] {
-                let state = arbitrary_state(shubbles, smoles, 9, quarters, 0);
-                assert_eq!(state.settled(), settled_by_ticks(&state), "{state:?}");
-            }
-        }
-        let out = arbitrary_state(1 << 28, 1 << 27, 9, 0, 0);
-        assert_eq!(out.settled().unwrap().shubbles(), CellSet::EMPTY);
-        let escaped = arbitrary_state(1 << 27, 1 << 28, 9, 0, 0);
-        assert_eq!(escaped.settled(), Err(Failure::SmoleEscaped));
-    }
-
-    proptest::proptest! {
-        #[test]
-        fn bit_packing_agrees_with_packing_cell_by_cell(word: u64) {
-            let state = unpack_by_cells(word);
-            proptest::prop_assert_eq!(State::unpack(word), state);
-            if state.smoles.len() == 2 {
-                proptest::prop_assert_eq!(state.pack(), pack_by_cells(&state));
-                proptest::prop_assert_eq!(State::unpack(state.pack()), state);
-                proptest::prop_assert_ne!(state.pack(), 0);
-                proptest::prop_assert_eq!(
-                    State::packed_without_shubbles(state.pack()),
-                    state.shubbles.is_empty()
-                );
-            }
-        }
-    }
-
-    #[test]
-    fn packing_round_trips() {
-        let mut state = State::parse(FIGURE_1A, false).unwrap();
-        state.apply(&Event::Turned {
-            from: Orientation::STANDARD,
-            to: Orientation::from_quarters(3),
-        });
-        assert_eq!(State::unpack(state.pack()), state);
-        assert!(state.pack() < 1 << 46);
-        // Words that no state packs to still unpack as the reference does.
-        for word in [0, u64::MAX, 31 << 39 | 3 << 29 | 3 << 34 | 0b1000] {
-            assert_eq!(State::unpack(word), unpack_by_cells(word));
         }
     }
 }

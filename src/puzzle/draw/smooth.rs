@@ -10,22 +10,23 @@
 //! a §8 frame (the 90° of a half turn), the picture is that frame as the
 //! 1-second GIF draws it, on a canvas large enough for the box at any angle.
 //!
-//! Pictures are anti-aliased in the blended palette
-//! ([`Palette::blended`]), fixed in advance; frames stream through, one
-//! at a time, so memory stays flat however long the run.
+//! Pictures are anti-aliased in the blended palette (the inks and their
+//! blends), fixed in advance; frames stream through, one at a time, so
+//! memory stays flat however long the run.
 
 use std::collections::VecDeque;
 use std::io::Write;
 use std::iter::Peekable;
 
-use tiny_skia::Pixmap;
+use reel::tiny_skia::Pixmap;
+use reel::{write_reel, EncodeError, Painter, Shot};
 
-use crate::encode::{Animation, EncodeError};
-use crate::event::Event;
-use crate::frames::Frame;
-use crate::palette::Palette;
-use crate::render::{Motion, RenderOptions, Renderer, Scene};
-use crate::state::State;
+use super::animation::{BoxPainter, Picture};
+use super::options::RenderOptions;
+use super::renderer::{Motion, Renderer};
+use crate::puzzle::model::event::Event;
+use crate::puzzle::model::state::State;
+use crate::puzzle::rules::frames::Frame;
 
 /// How long each picture shows, in GIF units of 10 ms: 20 a second.
 pub const SMOOTH_DELAY_CENTISECONDS: u16 = 5;
@@ -51,40 +52,6 @@ const START_HOLD: usize = PICTURES_PER_SECOND;
 /// the outcome (and a failure's mark).
 const END_HOLD: usize = 2 * PICTURES_PER_SECOND;
 
-/// One picture of the smooth animation.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) enum Shot {
-    /// A frame of BOX.md §8, drawn exactly as the 1-second GIF draws it.
-    Still(Frame),
-    /// On the way from the frame holding `before` to `toward`.
-    Moving {
-        before: State,
-        toward: Frame,
-        motion: Motion,
-    },
-}
-
-impl Shot {
-    fn draw(&self, renderer: &Renderer, pixmap: &mut Pixmap) {
-        match self {
-            Shot::Still(frame) => renderer.render_into(frame, pixmap),
-            Shot::Moving {
-                before,
-                toward,
-                motion,
-            } => renderer.draw(
-                &Scene {
-                    state: before,
-                    failure: None,
-                    caption: (toward, false),
-                    motion: *motion,
-                },
-                pixmap,
-            ),
-        }
-    }
-}
-
 /// Slow at both ends, so a turn starts and stops gently; symmetric, so the
 /// middle of a half turn is exactly its 90° frame.
 fn ease(t: f32) -> f32 {
@@ -95,7 +62,7 @@ fn ease(t: f32) -> f32 {
 /// operation's worth is held at a time.
 pub(crate) struct Shots<I: Iterator<Item = Frame>> {
     frames: Peekable<I>,
-    queue: VecDeque<Shot>,
+    queue: VecDeque<Picture>,
     /// The last §8 frame reached, where the motion rests.
     at: Option<Frame>,
     /// Pictures since the current operation started.
@@ -112,7 +79,7 @@ impl<I: Iterator<Item = Frame>> Shots<I> {
         }
     }
 
-    fn push(&mut self, shot: Shot) {
+    fn push(&mut self, shot: Picture) {
         self.queue.push_back(shot);
         self.in_operation += 1;
     }
@@ -121,18 +88,18 @@ impl<I: Iterator<Item = Frame>> Shots<I> {
     /// `1/steps`, `2/steps`, … of the way, then `next` itself, at rest.
     fn glide(&mut self, before: State, next: Frame, steps: usize, motion: impl Fn(f32) -> Motion) {
         for i in 1..steps {
-            self.push(Shot::Moving {
+            self.push(Picture::Moving {
                 before,
                 toward: next,
                 motion: motion(i as f32 / steps as f32),
             });
         }
-        self.push(Shot::Still(next));
+        self.push(Picture::Still(next));
     }
 
     fn rest(&mut self, frame: Frame, pictures: usize) {
         for _ in 0..pictures {
-            self.push(Shot::Still(frame));
+            self.push(Picture::Still(frame));
         }
     }
 
@@ -164,7 +131,7 @@ impl<I: Iterator<Item = Frame>> Shots<I> {
                 let pictures = stills.last().map_or(0, |&(at, _)| at);
                 for i in 1..=pictures {
                     match stills.iter().find(|&&(at, _)| at == i) {
-                        Some(&(_, frame)) => self.push(Shot::Still(frame)),
+                        Some(&(_, frame)) => self.push(Picture::Still(frame)),
                         None => {
                             let t = ease(i as f32 / pictures as f32);
                             // The caption names the frame being turned to.
@@ -172,7 +139,7 @@ impl<I: Iterator<Item = Frame>> Shots<I> {
                                 .iter()
                                 .find(|&&(at, _)| at > i)
                                 .map_or(next, |&(_, f)| f);
-                            self.push(Shot::Moving {
+                            self.push(Picture::Moving {
                                 before,
                                 toward,
                                 motion: Motion::Turning {
@@ -201,7 +168,7 @@ impl<I: Iterator<Item = Frame>> Shots<I> {
                 })
             }
             // Frames are made by the three events above only.
-            Event::Left { .. } | Event::Failed(_) => self.push(Shot::Still(next)),
+            Event::Left { .. } | Event::Failed(_) => self.push(Picture::Still(next)),
         }
         self.at = Some(last);
         let operation_ends = match self.frames.peek() {
@@ -221,9 +188,9 @@ impl<I: Iterator<Item = Frame>> Shots<I> {
 }
 
 impl<I: Iterator<Item = Frame>> Iterator for Shots<I> {
-    type Item = Shot;
+    type Item = Picture;
 
-    fn next(&mut self) -> Option<Shot> {
+    fn next(&mut self) -> Option<Picture> {
         while self.queue.is_empty() {
             match self.at {
                 None => {
@@ -245,31 +212,21 @@ impl<I: Iterator<Item = Frame>> Iterator for Shots<I> {
 }
 
 /// Writes the smooth animated GIF of `frames` (the frames of BOX.md §8, in
-/// order, as [`crate::Scenario::frames`] gives them) to `out` and returns
-/// how many pictures it holds, each shown for
-/// [`SMOOTH_DELAY_CENTISECONDS`].
+/// order, as [`Scenario::frames`] gives them) to `out` and returns how many
+/// pictures it holds, each shown for [`SMOOTH_DELAY_CENTISECONDS`].
+///
+/// [`Scenario::frames`]: crate::puzzle::rules::scenario::Scenario::frames
 pub fn write_smooth_gif<W: Write>(
     frames: impl IntoIterator<Item = Frame>,
     options: &RenderOptions,
     out: W,
 ) -> Result<usize, EncodeError> {
     let renderer = Renderer::any_angle(options);
-    let mut animation = Animation::new(out, renderer.canvas_size(), Palette::blended())?;
-    let mut pixmap = renderer.new_pixmap();
-    let mut previous: Option<Shot> = None;
-    for shot in Shots::new(frames.into_iter()) {
-        // A rest repeats the picture before it: nothing to draw or compare.
-        if previous == Some(shot) && matches!(shot, Shot::Still(_)) {
-            animation.push_unchanged(SMOOTH_DELAY_CENTISECONDS)?;
-        } else {
-            shot.draw(&renderer, &mut pixmap);
-            animation.push(&pixmap, SMOOTH_DELAY_CENTISECONDS)?;
-        }
-        previous = Some(shot);
-    }
-    let count = animation.frames_written();
-    animation.finish()?;
-    Ok(count)
+    let shots = Shots::new(frames.into_iter()).map(|picture| Shot {
+        picture,
+        delay_cs: SMOOTH_DELAY_CENTISECONDS,
+    });
+    write_reel(&BoxPainter(&renderer), shots, out)
 }
 
 /// Picture `n` (from 0) of the smooth animation of `frames`, as
@@ -280,32 +237,34 @@ pub fn smooth_picture(
     options: &RenderOptions,
     n: usize,
 ) -> Option<Pixmap> {
-    let shot = Shots::new(frames.into_iter()).nth(n)?;
+    let picture = Shots::new(frames.into_iter()).nth(n)?;
     let renderer = Renderer::any_angle(options);
     let mut pixmap = renderer.new_pixmap();
-    shot.draw(&renderer, &mut pixmap);
+    BoxPainter(&renderer).paint(&picture, &mut pixmap);
     Some(pixmap)
 }
 
 #[cfg(test)]
 mod tests {
+    use reel::decode_gif;
+
     use super::*;
-    use crate::encode::tests::decode;
-    use crate::Scenario;
+    use crate::puzzle::draw::inks::{blended_palette, Ink};
+    use crate::puzzle::rules::scenario::Scenario;
 
     const FIGURE_1A: &str = ".........@...o....ooo..xox...";
     const DEMO_OPS: &str = "+>|<-v+^+";
 
-    fn shots(state: &str, ops: &str) -> Vec<Shot> {
+    fn shots(state: &str, ops: &str) -> Vec<Picture> {
         let scenario = Scenario::parse(state, ops, false).unwrap();
         Shots::new(scenario.frames()).collect()
     }
 
     /// The §8 frame each picture shows or moves towards.
-    fn target(shot: &Shot) -> Frame {
+    fn target(shot: &Picture) -> Frame {
         match *shot {
-            Shot::Still(frame) => frame,
-            Shot::Moving { toward, .. } => toward,
+            Picture::Still(frame) => frame,
+            Picture::Moving { toward, .. } => toward,
         }
     }
 
@@ -320,12 +279,12 @@ mod tests {
             let scenario = Scenario::parse(state, ops, false).unwrap();
             let all = shots(state, ops);
             let first = scenario.frames().next().unwrap();
-            assert_eq!(all[0], Shot::Still(first), "{state} {ops}");
+            assert_eq!(all[0], Picture::Still(first), "{state} {ops}");
             let stills: Vec<usize> = all
                 .iter()
                 .filter_map(|shot| match shot {
-                    Shot::Still(frame) => Some(frame.index),
-                    Shot::Moving { .. } => None,
+                    Picture::Still(frame) => Some(frame.index),
+                    Picture::Moving { .. } => None,
                 })
                 .collect();
             let mut shown = stills.clone();
@@ -372,7 +331,7 @@ mod tests {
         assert_eq!(START_HOLD + QUARTER_TURN / 2 - 1, 23);
         assert!(matches!(
             all[23],
-            Shot::Moving {
+            Picture::Moving {
                 motion: Motion::Turning { degrees },
                 ..
             } if degrees == 45.0
@@ -385,7 +344,7 @@ mod tests {
         let angles: Vec<f32> = all
             .iter()
             .map(|shot| match shot {
-                Shot::Moving {
+                Picture::Moving {
                     motion: Motion::Turning { degrees },
                     ..
                 } => *degrees,
@@ -412,7 +371,7 @@ mod tests {
             .filter(|shot| {
                 matches!(
                     shot,
-                    Shot::Moving {
+                    Picture::Moving {
                         motion: Motion::Falling { .. },
                         ..
                     }
@@ -445,18 +404,21 @@ mod tests {
             let written = write_smooth_gif(scenario.frames(), &options, &mut bytes).unwrap();
             // The demo stays attachable (BENCHMARKS.md).
             assert!(bytes.len() < 1_000_000, "{} bytes", bytes.len());
-            let decoded = decode(&bytes);
+            let decoded = decode_gif(&bytes).unwrap();
             assert_eq!(decoded.frames.len(), written);
-            assert!(decoded.frames.iter().all(|(_, _, delay)| *delay == 5));
+            assert!(decoded.frames.iter().all(|frame| frame.delay_cs == 5));
 
             let smooth = Renderer::any_angle(&options);
             let still = Renderer::new(&options);
-            let palette = Palette::blended();
+            let palette = blended_palette();
             let mut checked = 0;
             let mut expected = Vec::new();
             let mut drawn = None;
-            for (shot, (canvas, _, _)) in Shots::new(scenario.frames()).zip(&decoded.frames) {
-                let Shot::Still(frame) = shot else { continue };
+            for (shot, decoded) in Shots::new(scenario.frames()).zip(&decoded.frames) {
+                let canvas = &decoded.indices;
+                let Picture::Still(frame) = shot else {
+                    continue;
+                };
                 checked += 1;
                 if drawn == Some(frame.index) {
                     assert!(
@@ -495,7 +457,7 @@ mod tests {
         let options = RenderOptions::new(12).unwrap();
         let renderer = Renderer::any_angle(&options);
         let mut pixmap = renderer.new_pixmap();
-        let background = crate::render::Ink::Background.rgb();
+        let background = Ink::Background.rgb();
         for (state, ops) in [
             (FIGURE_1A, DEMO_OPS),
             ("@................x.....x..o..", "+-"),
@@ -504,7 +466,7 @@ mod tests {
             ("@......................xx....", "-<"),
         ] {
             for shot in shots(state, ops) {
-                shot.draw(&renderer, &mut pixmap);
+                BoxPainter(&renderer).paint(&shot, &mut pixmap);
                 let side = pixmap.width();
                 for i in 0..side {
                     for (x, y) in [(i, 0), (i, side - 1), (0, i), (side - 1, i)] {
@@ -529,12 +491,12 @@ mod tests {
         let mut pixmap = renderer.new_pixmap();
         let mut seen = Vec::new();
         for shot in &all {
-            shot.draw(&renderer, &mut pixmap);
+            BoxPainter(&renderer).paint(shot, &mut pixmap);
             let pixel = pixmap.pixel(probe.0, probe.1).unwrap();
             seen.push([pixel.red(), pixel.green(), pixel.blue()]);
         }
-        let blue = crate::render::Ink::Shubble.rgb();
-        let background = crate::render::Ink::Background.rgb();
+        let blue = Ink::Shubble.rgb();
+        let background = Ink::Background.rgb();
         let first_blue = seen.iter().position(|&rgb| rgb == blue).unwrap();
         // Faded over several pictures, then background to the end.
         let gone = first_blue

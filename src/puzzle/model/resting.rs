@@ -1,5 +1,5 @@
 //! Closed-form settling: where every creature comes to rest, in one step
-//! instead of tick by tick (see [`crate::State::settled`]).
+//! instead of tick by tick (see [`State::settled`](super::state::State::settled)).
 //!
 //! Along gravity the box is cut into lines: the rows when gravity is
 //! sideways, the columns when it is vertical (columns `x = 1..5` of five
@@ -15,7 +15,7 @@
 //! creature falls; the resting creatures come out of it for every line at
 //! once, and the smoles (whose identity must survive) move by their fall.
 
-use crate::geometry::CELL_COUNT;
+use super::geometry::CELL_COUNT;
 
 /// Where row `y`'s first cell is, and its length.
 const ROW_START: [u32; 5] = [0, 6, 12, 17, 23];

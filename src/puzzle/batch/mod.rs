@@ -16,13 +16,16 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use crate::ascii::picture;
-use crate::encode::{write_gif, write_png, EncodeError};
-use crate::engine::{Outcome, Scenario};
-use crate::error::InputError;
-use crate::output::write_atomically;
-use crate::render::{RenderOptions, Renderer};
-use crate::smooth::write_smooth_gif;
+use reel::{write_atomically, write_png, EncodeError};
+
+use crate::puzzle::draw::animation::write_gif;
+use crate::puzzle::draw::options::RenderOptions;
+use crate::puzzle::draw::renderer::Renderer;
+use crate::puzzle::draw::smooth::write_smooth_gif;
+use crate::puzzle::formats::ascii::picture;
+use crate::puzzle::model::input_error::InputError;
+use crate::puzzle::rules::scenario::{Outcome, Scenario};
+use crate::puzzle::TEMPORARY_PREFIX;
 
 /// What each scenario is rendered as.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -572,7 +575,7 @@ pub fn write_job(
         path: path.clone(),
         error,
     };
-    let outcome = write_atomically(&path, |out| {
+    let outcome = write_atomically(&path, TEMPORARY_PREFIX, |out| {
         write_output(&job.scenario, format, options, out)
     })
     .map_err(not_written)?;

@@ -1,11 +1,12 @@
 //! What happens in the box. Operations produce these events (see
-//! [`crate::engine`]); states are a fold over them ([`crate::State::apply`]);
-//! frames are derived from them ([`crate::frames`]).
+//! [`crate::puzzle::rules::engine`]); states are a fold over them
+//! ([`State::apply`](super::state::State::apply)); frames are derived from
+//! them ([`crate::puzzle::rules::frames`]).
 
 use std::fmt;
 
-use crate::geometry::{Cell, CellSet, Direction, Orientation};
-use crate::state::Creature;
+use super::creature::Creature;
+use super::geometry::{Cell, CellSet, Direction, Orientation};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Event {

@@ -3,8 +3,8 @@
 
 use std::fmt;
 
-use crate::geometry::{list_cells, CellSet};
-use crate::state::Creature;
+use super::creature::Creature;
+use super::geometry::{list_cells, CellSet};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum InputError {

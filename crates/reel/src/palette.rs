@@ -1,22 +1,23 @@
-//! The palettes GIFs are written with, fixed in advance, and the mapping of
-//! drawn pixels to their entries.
+//! Palettes fixed in advance, and the mapping of drawn pixels to their
+//! entries.
 //!
-//! A GIF holds at most 256 colours. Quantizing every frame would be slow and
-//! would let colours drift between frames, so each palette is decided once:
-//! the eight [`Ink`]s, and for anti-aliased pictures and text also
+//! A GIF holds at most 256 colours. Quantizing every picture would be slow
+//! and would let colours drift between pictures, so a palette is decided
+//! once: a game's inks, and for anti-aliased pictures and text also
 //! [`BLEND_STEPS`]` - 1` blends between every two inks (an edge between two
 //! inks is a blend of the two). Pixels are mapped by exact colour first and
 //! otherwise by a lookup table of the nearest entry, computed once.
 
 use std::collections::HashMap;
-use std::sync::OnceLock;
+use std::fmt;
 
 use tiny_skia::Pixmap;
 
-use crate::render::PALETTE;
-
 /// Blends between two inks are in steps of one eighth.
 pub const BLEND_STEPS: u32 = 8;
+
+/// The most colours a GIF's colour table holds.
+pub const MAX_COLOURS: usize = 256;
 
 /// Bits per channel of the nearest-entry table: 32,768 entries, fast to
 /// build, and finer than the steps between neighbouring blends.
@@ -25,7 +26,7 @@ const TABLE_BITS: u32 = 5;
 /// `from` moved `part / whole` of the way to `to`, rounded. Written so that
 /// `blend(a, b, p, w) == blend(b, a, w - p, w)` and so that `p / w` and
 /// `2p / 2w` give the same colour: text blended in quarters lands exactly on
-/// the eighths of the blended palette.
+/// the eighths of a blended palette.
 pub fn blend(from: [u8; 3], to: [u8; 3], part: u32, whole: u32) -> [u8; 3] {
     let mix = |a: u8, b: u8| {
         let sum = u32::from(a) * (whole - part) + u32::from(b) * part;
@@ -41,39 +42,55 @@ pub fn blend(from: [u8; 3], to: [u8; 3], part: u32, whole: u32) -> [u8; 3] {
 
 /// A fixed list of colours (the GIF's global colour table) and the way from
 /// a drawn pixel to its index.
+#[derive(Clone, Debug)]
 pub struct Palette {
     colours: Vec<[u8; 3]>,
     exact: HashMap<u32, u8>,
     nearest: Vec<u8>,
 }
 
+/// Colours that cannot be a GIF's colour table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PaletteError {
+    /// No colour at all.
+    Empty,
+    /// More than [`MAX_COLOURS`].
+    TooManyColours {
+        /// How many were given.
+        given: usize,
+    },
+}
+
+impl fmt::Display for PaletteError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PaletteError::Empty => write!(f, "a palette needs at least one colour"),
+            PaletteError::TooManyColours { given } => write!(
+                f,
+                "a palette of {given} colours does not fit a GIF: at most {MAX_COLOURS}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for PaletteError {}
+
 impl Palette {
-    /// The eight inks, in [`Ink`] order: pictures drawn without
-    /// anti-aliasing or text use no other colour.
-    pub fn inks() -> &'static Palette {
-        static INKS: OnceLock<Palette> = OnceLock::new();
-        INKS.get_or_init(|| Palette::new(PALETTE.to_vec()))
-    }
-
-    /// The eight inks, then `BLEND_STEPS - 1` blends between every two of
-    /// them: 8 + 28 * 7 = 204 colours, for anti-aliased edges and text.
-    pub fn blended() -> &'static Palette {
-        static BLENDED: OnceLock<Palette> = OnceLock::new();
-        BLENDED.get_or_init(|| {
-            let mut colours = PALETTE.to_vec();
-            for (i, &a) in PALETTE.iter().enumerate() {
-                for &b in &PALETTE[i + 1..] {
-                    colours.extend((1..BLEND_STEPS).map(|part| blend(a, b, part, BLEND_STEPS)));
-                }
-            }
-            Palette::new(colours)
-        })
-    }
-
-    fn new(colours: Vec<[u8; 3]>) -> Palette {
+    /// `colours` as they are, in this order: a picture drawn with these
+    /// colours only is mapped exactly. The first of two equal entries is
+    /// the one pixels of that colour get.
+    pub fn new(colours: Vec<[u8; 3]>) -> Result<Palette, PaletteError> {
+        if colours.is_empty() {
+            return Err(PaletteError::Empty);
+        }
+        if colours.len() > MAX_COLOURS {
+            return Err(PaletteError::TooManyColours {
+                given: colours.len(),
+            });
+        }
         let mut exact = HashMap::new();
         for (i, &rgb) in colours.iter().enumerate() {
-            // The first of two equal entries wins, whichever asks.
+            // At most 256 entries: every index fits a byte.
             exact.entry(word(rgb)).or_insert(i as u8);
         }
         let levels = 1u32 << TABLE_BITS;
@@ -87,21 +104,37 @@ impl Palette {
                 }
             }
         }
-        Palette {
+        Ok(Palette {
             colours,
             exact,
             nearest,
-        }
+        })
     }
 
+    /// `inks`, then `BLEND_STEPS - 1` blends between every two of them
+    /// (eight inks give 8 + 28 * 7 = 204 colours): for anti-aliased edges
+    /// and for text, which [`crate::text`] blends in quarters.
+    pub fn with_blends(inks: &[[u8; 3]]) -> Result<Palette, PaletteError> {
+        let mut colours = inks.to_vec();
+        for (i, &a) in inks.iter().enumerate() {
+            for &b in &inks[i + 1..] {
+                colours.extend((1..BLEND_STEPS).map(|part| blend(a, b, part, BLEND_STEPS)));
+            }
+        }
+        Palette::new(colours)
+    }
+
+    /// How many colours the palette has (1 to [`MAX_COLOURS`]).
     pub fn len(&self) -> usize {
         self.colours.len()
     }
 
+    /// Never true: a palette has at least one colour.
     pub fn is_empty(&self) -> bool {
         self.colours.is_empty()
     }
 
+    /// The colours, in index order.
     pub fn colours(&self) -> &[[u8; 3]] {
         &self.colours
     }
@@ -124,12 +157,18 @@ impl Palette {
         }
     }
 
-    /// The index of every pixel of `pixmap`, row by row, into a buffer that
-    /// is reused between frames.
+    /// The index of every pixel of `pixmap`, row by row.
+    pub fn indices(&self, pixmap: &Pixmap) -> Vec<u8> {
+        let mut indices = Vec::new();
+        self.indices_into(pixmap, &mut indices);
+        indices
+    }
+
+    /// [`Palette::indices`] into a buffer that is reused between pictures.
     pub fn indices_into(&self, pixmap: &Pixmap, indices: &mut Vec<u8>) {
         let data = pixmap.data();
         // Filling a sized buffer (rather than pushing) keeps the loop free
-        // of capacity checks: this runs for every pixel of a frame.
+        // of capacity checks: this runs for every pixel of a picture.
         indices.clear();
         indices.resize(data.len() / 4, 0);
         let mut lookup = Lookup::new(self);
@@ -142,13 +181,13 @@ impl Palette {
 /// [`Palette::index_of`] for pixels as [`Pixmap::data`] stores them (opaque
 /// RGBA). Runs of one colour are the rule, so the last pixel is remembered
 /// and tried first.
-pub struct Lookup<'a> {
+pub(crate) struct Lookup<'a> {
     palette: &'a Palette,
     last: Option<([u8; 4], u8)>,
 }
 
 impl<'a> Lookup<'a> {
-    pub fn new(palette: &'a Palette) -> Lookup<'a> {
+    pub(crate) fn new(palette: &'a Palette) -> Lookup<'a> {
         Lookup {
             palette,
             last: None,
@@ -156,7 +195,7 @@ impl<'a> Lookup<'a> {
     }
 
     #[inline]
-    pub fn index(&mut self, pixel: [u8; 4]) -> u8 {
+    pub(crate) fn index(&mut self, pixel: [u8; 4]) -> u8 {
         match self.last {
             Some((seen, index)) if seen == pixel => index,
             _ => {
@@ -185,11 +224,15 @@ fn closest(colours: &[[u8; 3]], rgb: [i32; 3]) -> u8 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::render::Ink;
+
+    const WHITE: [u8; 3] = [255, 255, 255];
+    const BLUE: [u8; 3] = [30, 100, 220];
+    const ORANGE: [u8; 3] = [255, 140, 0];
+    const INKS: [[u8; 3]; 4] = [[236, 239, 243], WHITE, BLUE, ORANGE];
 
     #[test]
     fn blends_are_symmetric_and_halves_equal_quarters() {
-        let (a, b) = (Ink::Shubble.rgb(), Ink::Cell.rgb());
+        let (a, b) = (BLUE, WHITE);
         for part in 0..=8 {
             assert_eq!(blend(a, b, part, 8), blend(b, a, 8 - part, 8));
         }
@@ -202,31 +245,59 @@ mod tests {
 
     #[test]
     fn every_entry_maps_to_itself_or_an_equal_colour() {
-        for palette in [Palette::inks(), Palette::blended()] {
-            assert!(palette.len() <= 256);
+        let inks = Palette::new(INKS.to_vec()).unwrap();
+        let blended = Palette::with_blends(&INKS).unwrap();
+        for palette in [&inks, &blended] {
             for (i, &rgb) in palette.colours().iter().enumerate() {
                 let index = palette.index_of(rgb);
                 assert_eq!(palette.colours()[usize::from(index)], rgb, "entry {i}");
             }
         }
-        assert_eq!(Palette::inks().len(), 8);
-        assert_eq!(Palette::blended().len(), 8 + 28 * 7);
-        assert_eq!(&Palette::blended().colours()[..8], &PALETTE);
+        assert_eq!(blended.len(), 4 + 6 * 7);
+        assert_eq!(&blended.colours()[..4], &INKS);
+        assert_eq!(blended.rgb_bytes().len(), 3 * blended.len());
     }
 
     #[test]
     fn other_colours_go_to_a_near_entry() {
-        let palette = Palette::inks();
-        assert_eq!(palette.index_of([250, 150, 10]), Ink::Warning.index());
-        assert_eq!(palette.index_of([28, 98, 225]), Ink::Shubble.index());
-        // Halfway between the white cell and a blue shubble is a blend.
-        let blended = Palette::blended();
-        let half = blend(Ink::Cell.rgb(), Ink::Shubble.rgb(), 1, 2);
+        let palette = Palette::new(INKS.to_vec()).unwrap();
+        assert_eq!(palette.index_of([250, 150, 10]), 3);
+        assert_eq!(palette.index_of([28, 98, 225]), 2);
+        // Halfway between white and blue is a blend.
+        let blended = Palette::with_blends(&INKS).unwrap();
+        let half = blend(WHITE, BLUE, 1, 2);
         let near = [half[0] + 3, half[1] - 2, half[2]];
         let got = blended.colours()[usize::from(blended.index_of(near))];
         assert!(
             (0..3).all(|i| (i32::from(got[i]) - i32::from(near[i])).abs() <= 16),
             "{near:?} -> {got:?}"
+        );
+    }
+
+    #[test]
+    fn indices_follow_the_palette_and_off_palette_pixels_snap_to_the_nearest() {
+        let palette = Palette::new(INKS.to_vec()).unwrap();
+        let mut pixmap = Pixmap::new(3, 1).unwrap();
+        pixmap.fill(tiny_skia::Color::from_rgba8(255, 255, 255, 255));
+        pixmap.pixels_mut()[1] = tiny_skia::ColorU8::from_rgba(250, 150, 10, 255).premultiply();
+        pixmap.pixels_mut()[2] = tiny_skia::ColorU8::from_rgba(30, 100, 220, 255).premultiply();
+        assert_eq!(palette.indices(&pixmap), [1, 3, 2]);
+    }
+
+    #[test]
+    fn a_palette_holds_one_to_256_colours() {
+        assert_eq!(Palette::new(Vec::new()).unwrap_err(), PaletteError::Empty);
+        assert_eq!(
+            Palette::new(vec![WHITE; 257]).unwrap_err().to_string(),
+            "a palette of 257 colours does not fit a GIF: at most 256"
+        );
+        assert_eq!(Palette::new(vec![WHITE; 256]).unwrap().len(), 256);
+        // Equal entries: the first is the one pixels get.
+        assert_eq!(
+            Palette::new(vec![BLUE, WHITE, BLUE])
+                .unwrap()
+                .index_of(BLUE),
+            0
         );
     }
 }

@@ -1,211 +1,15 @@
-//! The rules (BOX.md §3 to §5) as producers of events.
-//!
-//! [`perform`] and [`settle`] decide what happens and hand each event to a
-//! sink after folding it into the state with [`State::apply`], so the state a
-//! caller holds is always the fold of the events it was given. [`Simulation`]
-//! turns a whole scenario into a lazy stream of [`Record`]s: memory stays flat
-//! however long the operation string.
+//! A run: a start state and its operations, played by the engine into a
+//! lazy stream of [`Record`]s (memory stays flat however long the operation
+//! string), and how it ended.
 
 use std::collections::VecDeque;
 
-use crate::error::InputError;
-use crate::event::{Blocked, Event, Failure, Record};
-use crate::geometry::{Direction, Neighbour, Orientation, OPENING_CELL};
-use crate::operation::{parse_operations, Operation, Turn};
-use crate::state::{Content, Creature, State};
-
-/// Applies one operation and lets the box settle. On failure the events up
-/// to and including [`Event::Failed`] have been emitted.
-#[inline]
-pub fn perform(
-    state: &mut State,
-    operation: Operation,
-    emit: &mut impl FnMut(Event),
-) -> Result<(), Failure> {
-    match operation {
-        Operation::Turn(turn) => {
-            let from = state.orientation();
-            let quarters: &[Orientation] = match turn {
-                Turn::Clockwise => &[from.clockwise()],
-                Turn::CounterClockwise => &[from.counter_clockwise()],
-                Turn::Half => &[from.clockwise(), from.clockwise().clockwise()],
-            };
-            let mut previous = from;
-            for &to in quarters {
-                record(state, Event::Turned { from: previous, to }, emit);
-                previous = to;
-            }
-        }
-        Operation::StotMove(direction) => {
-            let from = state.stot();
-            match stot_destination(state, direction) {
-                Ok(to) => record(state, Event::StotMoved { from, to }, emit),
-                Err(reason) => {
-                    let failure = Failure::StotBlocked {
-                        from,
-                        direction,
-                        reason,
-                    };
-                    record(state, Event::Failed(failure), emit);
-                    return Err(failure);
-                }
-            }
-        }
-    }
-    // A legal stot move never makes anything fall; settling anyway checks
-    // that rather than assuming it.
-    settle(state, emit)
-}
-
-/// [`perform`] for callers that ignore events (the solver): the same
-/// resulting state and failures, with the falling worked out in one step
-/// by [`State::settled`] instead of tick by tick. A turn's quarters are
-/// not shown, so they are one change of orientation.
-#[inline(always)]
-pub fn perform_quietly(state: &mut State, operation: Operation) -> Result<(), Failure> {
-    match operation {
-        Operation::Turn(turn) => {
-            let from = state.orientation();
-            let to = match turn {
-                Turn::Clockwise => from.clockwise(),
-                Turn::CounterClockwise => from.counter_clockwise(),
-                Turn::Half => from.clockwise().clockwise(),
-            };
-            state.apply(&Event::Turned { from, to });
-            *state = state.settled()?;
-            Ok(())
-        }
-        Operation::StotMove(direction) => {
-            let from = state.stot();
-            let to = stot_destination(state, direction).map_err(|reason| Failure::StotBlocked {
-                from,
-                direction,
-                reason,
-            })?;
-            state.apply(&Event::StotMoved { from, to });
-            // A legal stot move makes nothing fall (BOX.md §5: nothing
-            // rested on the stot, or `stot_destination` refused the move).
-            // `perform` checks it by settling; here debug builds check it,
-            // and a property test checks that both agree.
-            debug_assert!(state.is_stable(), "a legal stot move made something fall");
-            Ok(())
-        }
-    }
-}
-
-/// Lets creatures fall, one tick at a time, until nothing moves.
-///
-/// Gravity cannot change while the box settles, so this matches on it once
-/// and runs a copy of the tick loop per direction, in which the masked
-/// shifts of [`Direction::step`] are constants.
-#[inline]
-pub fn settle(state: &mut State, emit: &mut impl FnMut(Event)) -> Result<(), Failure> {
-    // Matching on the orientation itself (not on its gravity) lets the
-    // compiler see the orientation in each arm, so the fold of a fall in
-    // `State::apply` gets its constant shifts too.
-    match state.orientation().quarters() {
-        0 => settle_towards(state, Direction::Down, emit),
-        1 => settle_towards(state, Direction::Right, emit),
-        2 => settle_towards(state, Direction::Up, emit),
-        _ => settle_towards(state, Direction::Left, emit),
-    }
-}
-
-/// The tick loop of [`settle`] for the state's gravity, `gravity`.
-#[inline(always)]
-fn settle_towards(
-    state: &mut State,
-    gravity: Direction,
-    emit: &mut impl FnMut(Event),
-) -> Result<(), Failure> {
-    loop {
-        let moved = state.falling_towards(gravity);
-        if moved.is_empty() && state.exit().is_none() {
-            return Ok(());
-        }
-        let through_opening = if gravity == Direction::Down && moved.contains(OPENING_CELL) {
-            state.creature(OPENING_CELL)
-        } else {
-            None
-        };
-        record(state, Event::Fell { moved }, emit);
-        if let Some(creature) = through_opening {
-            record(state, Event::Left { creature }, emit);
-            if creature == Creature::Smole {
-                record(state, Event::Failed(Failure::SmoleEscaped), emit);
-                return Err(Failure::SmoleEscaped);
-            }
-        }
-    }
-}
-
-#[inline]
-fn record(state: &mut State, event: Event, emit: &mut impl FnMut(Event)) {
-    state.apply(&event);
-    emit(event);
-}
-
-/// Where the stot would go, or why it cannot (BOX.md §5).
-fn stot_destination(state: &State, direction: Direction) -> Result<crate::Cell, Blocked> {
-    let from = state.stot();
-    let to = match from.neighbour(direction) {
-        Neighbour::Cell(to) => to,
-        Neighbour::Wall => return Err(Blocked::Wall),
-        Neighbour::Opening => return Err(Blocked::Opening),
-    };
-    if let Content::Creature(creature) = state.content(to) {
-        return Err(Blocked::Occupied { cell: to, creature });
-    }
-    let above = from.neighbour(state.orientation().gravity().opposite());
-    if let Neighbour::Cell(cell) = above {
-        if let Some(creature) = state.creature(cell) {
-            return Err(Blocked::Loaded { cell, creature });
-        }
-    }
-    Ok(to)
-}
-
-/// The operations of `candidates` that succeed one after the other from
-/// `start`, skipping each that would fail where the run then is: a way to
-/// make long runs that do not end at the first refused move (benchmarks,
-/// property tests).
-pub fn legal_operations(
-    start: State,
-    candidates: impl IntoIterator<Item = Operation>,
-) -> Vec<Operation> {
-    let mut state = start;
-    candidates
-        .into_iter()
-        .filter(|&operation| {
-            let mut next = state;
-            let succeeded = perform(&mut next, operation, &mut |_| {}).is_ok();
-            if succeeded {
-                state = next;
-            }
-            succeeded
-        })
-        .collect()
-}
-
-/// `length` operations from `start` that never fail, the same on every
-/// machine: candidates drawn from a seeded xorshift64 sequence, each kept
-/// only if it succeeds from where the run is. A random string fails within
-/// a few operations; benchmarks and measurements of long runs need this.
-/// Fewer than `length` only if the run gets stuck (no candidate in four
-/// times `length` succeeds).
-pub fn seeded_legal_operations(start: State, length: usize, seed: u64) -> Vec<Operation> {
-    // xorshift64 never leaves zero, so a zero seed is moved off it.
-    let mut seed = seed.max(1);
-    let candidates = std::iter::repeat_with(move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        Operation::ALL[(seed % 7) as usize]
-    });
-    let mut operations = legal_operations(start, candidates.take(length * 4));
-    operations.truncate(length);
-    operations
-}
+use super::engine::{perform, settle};
+use super::frames::Frames;
+use crate::puzzle::model::event::{Event, Failure, Record};
+use crate::puzzle::model::input_error::InputError;
+use crate::puzzle::model::operation::{parse_operations, Operation};
+use crate::puzzle::model::state::State;
 
 /// A start state and the operations to run on it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -297,6 +101,11 @@ impl Scenario {
         }
     }
 
+    /// Every frame of the run (BOX.md §8), lazily, in order.
+    pub fn frames(&self) -> Frames<Simulation<'_>> {
+        Frames::new(self.start, self.events())
+    }
+
     /// Runs the scenario without keeping its events.
     pub fn run(&self) -> Outcome {
         let mut state = self.start;
@@ -381,7 +190,10 @@ impl Iterator for Simulation<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::geometry::Cell;
+    use crate::puzzle::model::creature::Creature;
+    use crate::puzzle::model::event::Blocked;
+    use crate::puzzle::model::geometry::{Cell, Direction};
+    use crate::puzzle::rules::engine::{perform_quietly, seeded_legal_operations};
 
     fn outcome(state: &str, ops: &str) -> String {
         Scenario::parse(state, ops, false).unwrap().run().result()
@@ -526,5 +338,34 @@ mod tests {
         );
         let only_state = Scenario::from_text(".........@...o....ooo..xox...\n", false).unwrap();
         assert!(only_state.operations.is_empty());
+    }
+
+    #[test]
+    fn figure_1a_has_26_frames() {
+        let frames: Vec<_> = Scenario::figure_1a().frames().collect();
+        assert_eq!(frames.len(), 26);
+        assert_eq!(frames[0].cause, None);
+        assert_eq!(frames[6].state.orientation().degrees(), 180);
+        assert!(frames.iter().all(|f| f.failure.is_none()));
+        assert_eq!(
+            frames[25].state.cells_string(),
+            "o........@..o....oox...xo...."
+        );
+    }
+
+    #[test]
+    fn a_failure_marks_the_last_frame_without_adding_one() {
+        let escape = Scenario::parse("@................x.....o..x..", "+-", false).unwrap();
+        let frames: Vec<_> = escape.frames().collect();
+        assert_eq!(frames.len(), 9);
+        assert_eq!(frames[8].failure, Some(Failure::SmoleEscaped));
+
+        let refused = Scenario::parse("@......................x.x...", "<", false).unwrap();
+        let frames: Vec<_> = refused.frames().collect();
+        assert_eq!(frames.len(), 1);
+        assert!(matches!(
+            frames[0].failure,
+            Some(Failure::StotBlocked { .. })
+        ));
     }
 }

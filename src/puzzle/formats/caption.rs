@@ -2,9 +2,9 @@
 //! the operation string, and how the box is turned, so that an attached GIF
 //! explains itself.
 
-use crate::event::{Blocked, Failure};
-use crate::frames::Frame;
-use crate::operation::Operation;
+use crate::puzzle::model::event::{Blocked, Failure};
+use crate::puzzle::model::operation::Operation;
+use crate::puzzle::rules::frames::Frame;
 
 /// The caption of `frame` in a run of `operations`: the line naming the
 /// operation (`3/9  |  half turn  180°`), and on the last frame of a failed
@@ -67,7 +67,7 @@ fn reason(failure: Failure) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Scenario;
+    use crate::puzzle::rules::scenario::Scenario;
 
     fn captions(state: &str, ops: &str, settle: bool) -> Vec<(String, Option<String>)> {
         let scenario = Scenario::parse(state, ops, settle).unwrap();

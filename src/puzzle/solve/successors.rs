@@ -1,23 +1,23 @@
 //! The states one operation away from a packed stable state: the engine's
 //! rules in the form the solver needs, on the packed word itself.
 //!
-//! [`crate::engine::perform_quietly`] gives the same states (a property
+//! [`perform_quietly`](crate::puzzle::rules::engine::perform_quietly) gives the same states (a property
 //! test checks every operation from random runs), but through a [`State`]
 //! and a failure reason for each refused operation, which the solver drops.
-//! Here a turn is the closed-form settle of [`crate::resting`] with the new
+//! Here a turn is the closed-form settle of [`resting`] with the new
 //! gravity known at compile time, and a stot move is a test of two cell
 //! bits and a new stot field; nothing is unpacked into cell sets and back.
 //!
-//! [`State`]: crate::State
+//! [`State`]: crate::puzzle::model::state::State
 
-use crate::geometry::{Cell, Direction, Neighbour, Orientation, CELL_COUNT};
-use crate::resting;
-use crate::state::{pack_cells, unpack_cells, PACKED_BITS, PACKED_STOT};
+use crate::puzzle::model::geometry::{Cell, Direction, Neighbour, Orientation, CELL_COUNT};
+use crate::puzzle::model::packing::{pack_cells, unpack_cells, PACKED_BITS, PACKED_STOT};
+use crate::puzzle::model::resting;
 
 const STOT_FIELD: u64 = 31 << PACKED_STOT;
 
 /// Calls `found(index, successor)` for each operation of
-/// [`crate::Operation::ALL`] (in that order; `index` is its place there) that
+/// [`Operation::ALL`](crate::puzzle::model::operation::Operation::ALL) (in that order; `index` is its place there) that
 /// succeeds from the packed stable state `word`, with the packed state it
 /// leads to. The operations whose bits (`1 << index`) are set in `skip`
 /// are left out. Bits of `word` above [`PACKED_BITS`]
@@ -52,7 +52,7 @@ struct Packed {
 
 impl Packed {
     /// Every operation's successor, unrolled: the order is
-    /// [`crate::Operation::ALL`]'s (a test checks it).
+    /// [`Operation::ALL`](crate::puzzle::model::operation::Operation::ALL)'s (a test checks it).
     #[inline(always)]
     fn successors<const Q: u8>(&self, skip: u8, mut found: impl FnMut(usize, u64)) {
         // Skipped operations are not worked out at all.
@@ -165,9 +165,10 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
-    use crate::engine::perform_quietly;
-    use crate::Operation;
-    use crate::{Scenario, State};
+    use crate::puzzle::model::operation::Operation;
+    use crate::puzzle::model::state::State;
+    use crate::puzzle::rules::engine::perform_quietly;
+    use crate::puzzle::rules::scenario::Scenario;
 
     /// What the engine says each operation from `state` leads to.
     fn by_the_engine(state: &State) -> Vec<(usize, u64)> {
@@ -190,7 +191,7 @@ mod tests {
 
     #[test]
     fn operations_come_in_the_order_of_operation_all() {
-        use crate::operation::format_operations;
+        use crate::puzzle::model::operation::format_operations;
         assert_eq!(format_operations(&Operation::ALL), "+-|<>^v");
     }
 

@@ -4,8 +4,8 @@
 //! Breadth-first search over stable (cells, orientation) states, each packed
 //! in one `u64` by [`State::pack`]. Successors come from the crate's
 //! `successors` module, the engine's rules worked on the packed word (a
-//! property test holds it to [`crate::engine::perform_quietly`], and so to
-//! [`crate::engine::perform`]); an operation that fails (a refused stot
+//! property test holds it to [`perform_quietly`](crate::puzzle::rules::engine::perform_quietly), and so to
+//! [`perform`](crate::puzzle::rules::engine::perform)); an operation that fails (a refused stot
 //! move, a smole leaving) leads to no state. Because states are found in
 //! order of distance, the first state without shubbles is at the fewest
 //! operations (`|` counts as one).
@@ -38,7 +38,7 @@
 //! command line prints.
 //!
 //! ```
-//! use shubbles::solve::{solve, NoProgress, SolveOutcome};
+//! use shubbles::puzzle::solve::{solve, NoProgress, SolveOutcome};
 //! use shubbles::State;
 //!
 //! // One shubble on the stot's right; turning the box so gravity points
@@ -58,9 +58,12 @@ use std::sync::{Mutex, MutexGuard, PoisonError, RwLock, RwLockReadGuard, RwLockW
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crate::engine::Scenario;
-use crate::operation::{format_operations, Operation};
-use crate::state::{State, PACKED_BITS, PACKED_ORIENTATION};
+mod successors;
+
+use crate::puzzle::model::operation::{format_operations, Operation};
+use crate::puzzle::model::packing::{PACKED_BITS, PACKED_ORIENTATION};
+use crate::puzzle::model::state::State;
+use crate::puzzle::rules::scenario::Scenario;
 
 /// The most states a search can hold: a parent record keeps the parent's
 /// index in 29 bits next to the 3-bit operation. Larger limits are clamped
@@ -891,7 +894,7 @@ fn push_compact<T>(vec: &mut Vec<T>, value: T) {
 #[inline]
 fn successors(entry: u64, id: usize, mut found: impl FnMut(Candidate)) {
     let skip = (entry >> SKIP_SHIFT) as u8;
-    crate::successors::for_each(entry & PACKED_BITS, skip, |op_index, next| {
+    successors::for_each(entry & PACKED_BITS, skip, |op_index, next| {
         found(Candidate {
             hash: hash(next),
             record: parent_record(id, op_index),
@@ -1485,7 +1488,7 @@ mod tests {
             expanded += 1;
             for operation in Operation::ALL {
                 let mut next = state;
-                if crate::engine::perform_quietly(&mut next, operation).is_err()
+                if crate::puzzle::rules::engine::perform_quietly(&mut next, operation).is_err()
                     || seen.contains(&next.pack())
                 {
                     continue;

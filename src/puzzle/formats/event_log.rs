@@ -18,13 +18,16 @@ use std::io::{self, BufRead, Write};
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::{Outcome, Scenario};
-use crate::event::{Blocked, Event, Failure, Record};
-use crate::frames::Frames;
-use crate::geometry::{Cell, CellSet, Direction, Neighbour, Orientation, OPENING_CELL};
-use crate::operation::format_operations;
-use crate::state::{Creature, State};
-use crate::InputError;
+use crate::puzzle::model::creature::Creature;
+use crate::puzzle::model::event::{Blocked, Event, Failure, Record};
+use crate::puzzle::model::geometry::{
+    Cell, CellSet, Direction, Neighbour, Orientation, OPENING_CELL,
+};
+use crate::puzzle::model::input_error::InputError;
+use crate::puzzle::model::operation::format_operations;
+use crate::puzzle::model::state::State;
+use crate::puzzle::rules::frames::Frames;
+use crate::puzzle::rules::scenario::{Outcome, Scenario};
 
 /// One line of the log; which fields are present depends on `kind`.
 #[derive(Serialize, Deserialize, Default, Debug)]

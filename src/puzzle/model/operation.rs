@@ -2,8 +2,8 @@
 
 use std::fmt;
 
-use crate::error::InputError;
-use crate::geometry::Direction;
+use super::geometry::Direction;
+use super::input_error::InputError;
 
 /// A turn of the whole box.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -1,0 +1,86 @@
+//! Reading a GIF back as its viewer shows it: each frame composited over
+//! the ones before, as palette indices. For tests and tools that check
+//! what was written (frame counts, delays, loops, the pixels of a frame).
+
+use gif::{DisposalMethod, Repeat};
+
+use crate::writer::Rectangle;
+
+/// A whole GIF, decoded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DecodedGif {
+    /// Canvas width in pixels.
+    pub width: usize,
+    /// Canvas height in pixels.
+    pub height: usize,
+    /// How often it plays (the NETSCAPE2.0 extension).
+    pub repeat: Repeat,
+    /// The global colour table: red, green, blue, ...
+    pub palette: Vec<u8>,
+    /// Every frame, in order.
+    pub frames: Vec<DecodedFrame>,
+}
+
+/// One frame as a viewer shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DecodedFrame {
+    /// The whole canvas after this frame, as palette indices, row by row.
+    pub indices: Vec<u8>,
+    /// The rectangle the frame stores.
+    pub stored: Rectangle,
+    /// How long it shows, in hundredths of a second.
+    pub delay_cs: u16,
+    /// The index that lets the frame before show through, if any.
+    pub transparent: Option<u8>,
+    /// What happens to the frame when the next one is drawn.
+    pub dispose: DisposalMethod,
+}
+
+/// Decodes `bytes`. Frames are composited as if each were kept (the only
+/// disposal [`crate::write_reel`] writes); a frame's `dispose` says what it
+/// asked for.
+pub fn decode_gif(bytes: &[u8]) -> Result<DecodedGif, gif::DecodingError> {
+    let mut options = gif::DecodeOptions::new();
+    options.set_color_output(gif::ColorOutput::Indexed);
+    let mut decoder = options.read_info(bytes)?;
+    let (width, height) = (usize::from(decoder.width()), usize::from(decoder.height()));
+    let palette = decoder.global_palette().unwrap_or_default().to_vec();
+    let mut canvas = vec![0u8; width * height];
+    let mut frames = Vec::new();
+    while let Some(frame) = decoder.read_next_frame()? {
+        let stored = Rectangle {
+            left: usize::from(frame.left),
+            top: usize::from(frame.top),
+            width: usize::from(frame.width),
+            height: usize::from(frame.height),
+        };
+        for row in 0..stored.height {
+            let y = stored.top + row;
+            let from = &frame.buffer[row * stored.width..(row + 1) * stored.width];
+            if y >= height {
+                break;
+            }
+            let start = y * width + stored.left;
+            let end = (start + stored.width).min((y + 1) * width);
+            for (pixel, &index) in canvas[start..end].iter_mut().zip(from) {
+                if Some(index) != frame.transparent {
+                    *pixel = index;
+                }
+            }
+        }
+        frames.push(DecodedFrame {
+            indices: canvas.clone(),
+            stored,
+            delay_cs: frame.delay,
+            transparent: frame.transparent,
+            dispose: frame.dispose,
+        });
+    }
+    Ok(DecodedGif {
+        width,
+        height,
+        repeat: decoder.repeat(),
+        palette,
+        frames,
+    })
+}

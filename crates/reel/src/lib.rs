@@ -1,0 +1,34 @@
+//! Pictures in, GIF and PNG bytes out, knowing no game.
+//!
+//! A game draws its pictures with [tiny-skia](tiny_skia) in the colours of
+//! a [`Palette`] fixed in advance (its inks, and for anti-aliasing and text
+//! the blends between them), and hands them over through one seam: a
+//! [`Painter`] (canvas size, palette, paint one picture) and a stream of
+//! [`Shot`]s (a picture and how long it shows). [`write_reel`] writes the
+//! animated GIF one picture at a time, storing only the rectangle that
+//! changed, so memory stays flat however long the animation.
+//!
+//! Also here: [`text`] (glyphs of an embedded monospaced font, blended in
+//! palette colours only), [`write_png`] for single pictures,
+//! [`write_atomically`] for files that are written whole or not at all, and
+//! [`decode_gif`] to read a GIF back for tests.
+
+#![warn(missing_docs)]
+
+mod decode;
+mod error;
+mod file;
+mod lzw;
+mod palette;
+mod png;
+pub mod text;
+mod writer;
+
+pub use decode::{decode_gif, DecodedFrame, DecodedGif};
+pub use error::EncodeError;
+pub use file::write_atomically;
+pub use gif::{DisposalMethod, Repeat};
+pub use palette::{blend, Palette, PaletteError, BLEND_STEPS, MAX_COLOURS};
+pub use png::write_png;
+pub use tiny_skia;
+pub use writer::{write_reel, GifWriter, Painter, Rectangle, Shot};

@@ -1,0 +1,125 @@
+//! How pictures of the box are drawn: the cell size, and the opt-in
+//! caption and cell numbers.
+
+use std::fmt;
+use std::sync::Arc;
+
+use crate::puzzle::model::operation::Operation;
+
+/// The smallest and largest cell size accepted, in pixels: below 4 the grid,
+/// inset and wall no longer fit in a cell; above 200 a canvas exceeds what a
+/// GIF of reasonable size can hold for a long run.
+pub const CELL_SIZES: std::ops::RangeInclusive<u32> = 4..=200;
+
+/// How pictures are drawn: the cell size, and the opt-in caption and cell
+/// numbers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RenderOptions {
+    cell_size: u32,
+    /// The run's operations, to name them in the caption; `None` draws no
+    /// caption.
+    caption: Option<Arc<[Operation]>>,
+    numbers: bool,
+}
+
+impl RenderOptions {
+    pub const DEFAULT_CELL_SIZE: u32 = 40;
+
+    /// Options with cells `cell_size` pixels wide, if that is in
+    /// [`CELL_SIZES`].
+    pub fn new(cell_size: u32) -> Result<RenderOptions, RenderOptionsError> {
+        if CELL_SIZES.contains(&cell_size) {
+            Ok(RenderOptions {
+                cell_size,
+                ..RenderOptions::default()
+            })
+        } else {
+            Err(RenderOptionsError::CellSize { given: cell_size })
+        }
+    }
+
+    /// Adds a strip under the box naming, on every picture, the operation
+    /// of `operations` that made it, its position and the orientation (and
+    /// on the last picture of a failed run, what failed).
+    pub fn with_caption(mut self, operations: &[Operation]) -> RenderOptions {
+        self.caption = Some(operations.into());
+        self
+    }
+
+    /// Writes each cell's number in its cell, upright whatever the turn.
+    pub fn with_numbers(mut self, numbers: bool) -> RenderOptions {
+        self.numbers = numbers;
+        self
+    }
+
+    pub const fn cell_size(&self) -> u32 {
+        self.cell_size
+    }
+
+    /// The operations the caption names, when there is a caption.
+    pub fn caption(&self) -> Option<&[Operation]> {
+        self.caption.as_deref()
+    }
+
+    pub const fn numbers(&self) -> bool {
+        self.numbers
+    }
+
+    /// True when pictures have text, which is anti-aliased in blends of
+    /// the inks.
+    pub(super) fn has_text(&self) -> bool {
+        self.caption.is_some() || self.numbers
+    }
+}
+
+impl Default for RenderOptions {
+    fn default() -> Self {
+        RenderOptions {
+            cell_size: RenderOptions::DEFAULT_CELL_SIZE,
+            caption: None,
+            numbers: false,
+        }
+    }
+}
+
+/// Options that cannot be drawn with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RenderOptionsError {
+    CellSize { given: u32 },
+}
+
+impl fmt::Display for RenderOptionsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RenderOptionsError::CellSize { given } => write!(
+                f,
+                "a cell size of {given} pixels is not supported: expected {} to {}",
+                CELL_SIZES.start(),
+                CELL_SIZES.end()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for RenderOptionsError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cell_sizes_outside_the_range_are_refused() {
+        assert_eq!(RenderOptions::default().cell_size(), 40);
+        assert!(RenderOptions::new(4).is_ok());
+        assert!(RenderOptions::new(200).is_ok());
+        assert_eq!(
+            RenderOptions::new(3),
+            Err(RenderOptionsError::CellSize { given: 3 })
+        );
+        let error = RenderOptions::new(201).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "a cell size of 201 pixels is not supported: expected 4 to 200"
+        );
+    }
+}
