@@ -3,7 +3,8 @@
 //! `cargo bench --bench solve`; results are recorded in BENCHMARKS.md.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use shubbles::puzzle::solve::{solve, NoProgress, SolveOutcome};
+use shubbles::puzzle::progress::NoProgress;
+use shubbles::puzzle::solve::{solve, SolveOutcome};
 use shubbles::State;
 
 const FIGURE_1A: &str = ".........@...o....ooo..xox...";

@@ -5,7 +5,8 @@
 //! `cargo run --release --example solve_figure -- 5`
 
 use shubbles::puzzle::model::operation::format_operations;
-use shubbles::puzzle::solve::{solve, NoProgress, SolveOutcome};
+use shubbles::puzzle::progress::NoProgress;
+use shubbles::puzzle::solve::{solve, SolveOutcome};
 use shubbles::State;
 
 const FIGURE_1A: &str = ".........@...o....ooo..xox...";

@@ -8,8 +8,9 @@ use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 use shubbles::puzzle::model::operation::format_operations;
+use shubbles::puzzle::progress::NoProgress;
 use shubbles::puzzle::rules::engine::settle;
-use shubbles::puzzle::solve::{solve, NoProgress, SolveOutcome, SolveReport};
+use shubbles::puzzle::solve::{solve, SolveOutcome, SolveReport};
 use shubbles::State;
 
 const FIGURE_1A: &str = ".........@...o....ooo..xox...";

@@ -19,6 +19,7 @@ use shubbles::puzzle::draw::smooth::write_smooth_gif;
 use shubbles::puzzle::formats::ascii::picture;
 use shubbles::puzzle::formats::event_log::{read_event_log, write_event_log, EventLog};
 use shubbles::puzzle::formats::frame_dump::write_frame_dump;
+use shubbles::puzzle::progress::NoProgress;
 use shubbles::puzzle::solve::{progress_line, solve, SolveOutcome, SolveProgress};
 use shubbles::puzzle::TEMPORARY_PREFIX;
 use shubbles::reel::write_png;
@@ -575,12 +576,6 @@ impl SolveProgress for TerminalProgress {
     }
 }
 
-struct Quiet;
-
-impl SolveProgress for Quiet {
-    fn depth_done(&mut self, _: usize, _: usize, _: std::time::Duration) {}
-}
-
 fn solve_command(args: &SolveArgs) -> Ending {
     let run = RunArgs {
         state: args.state.clone(),
@@ -604,7 +599,7 @@ fn solve_command(args: &SolveArgs) -> Ending {
     let searched = if on_terminal {
         solve(&scenario.start, args.max_states, &mut TerminalProgress)
     } else {
-        solve(&scenario.start, args.max_states, &mut Quiet)
+        solve(&scenario.start, args.max_states, &mut NoProgress)
     };
     if on_terminal {
         eprint!("\r\x1b[K");

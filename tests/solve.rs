@@ -5,8 +5,9 @@ use std::time::Duration;
 
 use proptest::prelude::*;
 use shubbles::puzzle::model::operation::{format_operations, parse_operations};
+use shubbles::puzzle::progress::NoProgress;
 use shubbles::puzzle::rules::engine::{perform, settle};
-use shubbles::puzzle::solve::{solve, NoProgress, SolveError, SolveOutcome, SolveProgress};
+use shubbles::puzzle::solve::{solve, SolveError, SolveOutcome, SolveProgress};
 use shubbles::{Cell, Operation, Scenario, State, Turn};
 
 fn state(text: &str) -> State {

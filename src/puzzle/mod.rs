@@ -13,6 +13,7 @@ pub mod batch;
 pub mod draw;
 pub mod formats;
 pub mod model;
+pub mod progress;
 pub mod rules;
 pub mod solve;
 
