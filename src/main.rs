@@ -788,7 +788,7 @@ fn run_batch(args: &BatchArgs) -> Ending {
 /// would be noise.
 struct Bar(indicatif::ProgressBar);
 
-impl batch::Progress for Bar {
+impl batch::BatchProgress for Bar {
     fn finished(&self, _: &batch::Job, _: &Result<batch::Rendered, batch::NotWritten>) {
         self.0.inc(1);
     }

@@ -6,7 +6,7 @@
 //! [`NoProgress`] is the caller that wants to hear nothing.
 //!
 //! [`SolveProgress`]: crate::puzzle::solve::SolveProgress
-//! [`BatchProgress`]: crate::puzzle::batch::Progress
+//! [`BatchProgress`]: crate::puzzle::batch::BatchProgress
 
 /// Hears every progress report of the library and shows nothing.
 #[derive(Clone, Copy, Debug, Default)]

@@ -4,163 +4,35 @@
 //! [`Batch::add`] into [`Job`]s or [`InvalidLine`]s that say where and why.
 //! Every job gets a file name that cannot leave the output folder and that
 //! no other job of the batch uses. [`Batch::render_all`] writes every job on
-//! all of rayon's threads; it reports each finished job to a [`Progress`] so
-//! that the caller, not the library, decides how to show it.
+//! all of rayon's threads; it reports each finished job to a
+//! [`BatchProgress`] so that the caller, not the library, decides how to
+//! show it.
+//!
+//! The files: `lines` (a scenario file's lines and their problems),
+//! `names` (output file names) and `format` (what a scenario is written
+//! as).
 
 use std::collections::HashMap;
 use std::fmt;
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::str::FromStr;
 use std::sync::Arc;
 
 use rayon::prelude::*;
+use reel::{write_atomically, EncodeError};
 
-use reel::{write_atomically, write_png, EncodeError};
+mod format;
+mod lines;
+mod names;
 
-use crate::puzzle::draw::animation::write_gif;
+pub use format::{Format, UnknownFormat};
+pub use lines::{split_line, Fields, InvalidLine, LineProblem, Location};
+pub use names::{check_name, default_name, default_stem, NameError, MAX_NAME_BYTES};
+
 use crate::puzzle::draw::options::RenderOptions;
-use crate::puzzle::draw::renderer::Renderer;
-use crate::puzzle::draw::smooth::write_smooth_gif;
-use crate::puzzle::formats::ascii::picture;
 use crate::puzzle::model::input_error::InputError;
+use crate::puzzle::progress::NoProgress;
 use crate::puzzle::rules::scenario::{Outcome, Scenario};
 use crate::puzzle::TEMPORARY_PREFIX;
-
-/// What each scenario is rendered as.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Format {
-    /// The animated GIF of `shubbles gif`.
-    Gif,
-    /// The 20 frames-per-second GIF of `shubbles smooth`.
-    Smooth,
-    /// The last frame as a PNG picture.
-    Png,
-    /// What `shubbles text` prints: the final state or `!`.
-    Text,
-    /// What `shubbles ascii` prints: the final picture or `!`.
-    Ascii,
-}
-
-impl Format {
-    pub const ALL: [Format; 5] = [
-        Format::Gif,
-        Format::Smooth,
-        Format::Png,
-        Format::Text,
-        Format::Ascii,
-    ];
-
-    /// The name users give to `--format`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Format::Gif => "gif",
-            Format::Smooth => "smooth",
-            Format::Png => "png",
-            Format::Text => "text",
-            Format::Ascii => "ascii",
-        }
-    }
-
-    /// The extension of the files written, without the dot.
-    pub const fn extension(self) -> &'static str {
-        match self {
-            Format::Gif | Format::Smooth => "gif",
-            Format::Png => "png",
-            Format::Text | Format::Ascii => "txt",
-        }
-    }
-}
-
-impl fmt::Display for Format {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// A `--format` that is not one of [`Format::ALL`].
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct UnknownFormat(pub String);
-
-impl fmt::Display for UnknownFormat {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let known: Vec<&str> = Format::ALL.iter().map(|format| format.name()).collect();
-        write!(
-            f,
-            "unknown format {:?}: expected one of {}",
-            self.0,
-            known.join(", ")
-        )
-    }
-}
-
-impl std::error::Error for UnknownFormat {}
-
-impl FromStr for Format {
-    type Err = UnknownFormat;
-
-    fn from_str(name: &str) -> Result<Format, UnknownFormat> {
-        Format::ALL
-            .into_iter()
-            .find(|format| format.name() == name)
-            .ok_or_else(|| UnknownFormat(name.to_string()))
-    }
-}
-
-/// Writes what `format` shows of `scenario` to `out` and returns how the run
-/// ended. The bytes are exactly those of the single-scenario command of the
-/// same name (`shubbles gif`, `smooth`, `text`, `ascii`; `png` is the last
-/// frame).
-pub fn write_output(
-    scenario: &Scenario,
-    format: Format,
-    options: &RenderOptions,
-    mut out: impl Write,
-) -> Result<Outcome, EncodeError> {
-    let outcome = scenario.run();
-    match format {
-        Format::Gif => {
-            write_gif(scenario.frames(), options, out)?;
-        }
-        Format::Smooth => {
-            write_smooth_gif(scenario.frames(), options, out)?;
-        }
-        Format::Png => {
-            // There is always frame 0, the start, so `last` finds one.
-            if let Some(frame) = scenario.frames().last() {
-                write_png(&Renderer::new(options).render(&frame), out)?;
-            }
-        }
-        Format::Text => {
-            out.write_all((outcome.result() + "\n").as_bytes())?;
-            out.flush()?;
-        }
-        Format::Ascii => {
-            let text = match outcome.failure {
-                Some(_) => "!\n".to_string(),
-                None => picture(&outcome.state),
-            };
-            out.write_all(text.as_bytes())?;
-            out.flush()?;
-        }
-    }
-    Ok(outcome)
-}
-
-/// A line of a scenario file.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Location {
-    /// The file as the user named it (`-` for standard input).
-    pub file: Arc<str>,
-    /// Counted from 1, blank and comment lines included.
-    pub line: usize,
-}
-
-impl fmt::Display for Location {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}", self.file, self.line)
-    }
-}
 
 /// One scenario to render.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -183,227 +55,6 @@ impl Job {
         format!("{}.{}", self.name, format.extension())
     }
 }
-
-/// The longest NAME accepted, in bytes: with an extension and the folder it
-/// stays far inside the 255-byte file-name limit of common file systems.
-pub const MAX_NAME_BYTES: usize = 100;
-
-/// Why a NAME cannot be a file name. Only `[A-Za-z0-9._-]` is accepted, so
-/// a name can never be a path, a hidden file or a control sequence on a
-/// terminal.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum NameError {
-    Empty,
-    TooLong {
-        bytes: usize,
-    },
-    /// A leading dot would hide the file, and `.`/`..` are folders.
-    LeadingDot,
-    /// `..` anywhere, which some tools still read as "the parent folder".
-    DotDot,
-    /// A character outside `[A-Za-z0-9._-]`; `position` counts from 1.
-    Character {
-        position: usize,
-        found: char,
-    },
-}
-
-impl fmt::Display for NameError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            NameError::Empty => write!(f, "the name is empty"),
-            NameError::TooLong { bytes } => write!(
-                f,
-                "the name is {bytes} bytes long, longer than {MAX_NAME_BYTES}"
-            ),
-            NameError::LeadingDot => write!(f, "the name starts with a dot"),
-            NameError::DotDot => write!(f, "the name contains `..`"),
-            NameError::Character { position, found } => {
-                write!(f, "the name has {found:?} at character {position}")?;
-                if matches!(found, '/' | '\\') {
-                    write!(f, " (a path separator)")?;
-                }
-                write!(f, "; names may use only letters, digits, `.`, `_` and `-`")
-            }
-        }
-    }
-}
-
-impl std::error::Error for NameError {}
-
-/// Accepts `name` as an output file name (before the extension) only if it
-/// stays inside the output folder whatever the platform.
-pub fn check_name(name: &str) -> Result<(), NameError> {
-    if name.is_empty() {
-        return Err(NameError::Empty);
-    }
-    if name.len() > MAX_NAME_BYTES {
-        return Err(NameError::TooLong { bytes: name.len() });
-    }
-    if let Some((i, found)) = name.chars().enumerate().find(|(_, c)| !is_name_char(*c)) {
-        return Err(NameError::Character {
-            position: i + 1,
-            found,
-        });
-    }
-    if name.starts_with('.') {
-        return Err(NameError::LeadingDot);
-    }
-    if name.contains("..") {
-        return Err(NameError::DotDot);
-    }
-    Ok(())
-}
-
-fn is_name_char(c: char) -> bool {
-    c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-')
-}
-
-/// The start of the names of lines without a NAME: the input file's stem,
-/// cut down to what [`check_name`] accepts (`stdin` for `-`).
-pub fn default_stem(file: &str) -> String {
-    if file == "-" {
-        return "stdin".to_string();
-    }
-    let stem = Path::new(file)
-        .file_stem()
-        .map(|stem| stem.to_string_lossy())
-        .unwrap_or_default();
-    let cleaned: String = stem
-        .chars()
-        .map(|c| if is_name_char(c) { c } else { '_' })
-        .collect();
-    // Dots are dropped from the front and squeezed so the stem passes
-    // `check_name`; room is left for `-` and the line number.
-    let mut stem = String::new();
-    for c in cleaned.trim_start_matches('.').chars() {
-        if !(c == '.' && stem.ends_with('.')) && stem.len() < MAX_NAME_BYTES - 21 {
-            stem.push(c);
-        }
-    }
-    if stem.is_empty() {
-        "scenarios".to_string()
-    } else {
-        stem
-    }
-}
-
-/// The name of a line without a NAME, for example `scenarios-0007`.
-pub fn default_name(stem: &str, line: usize) -> String {
-    format!("{stem}-{line:04}")
-}
-
-/// The fields of a scenario line.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Fields<'a> {
-    pub state: &'a str,
-    /// Empty when the line has none or gives `.` for none.
-    pub operations: &'a str,
-    pub name: Option<&'a str>,
-}
-
-/// Splits a line into its fields, or `None` for a blank or comment line.
-///
-/// `#` starts a comment anywhere: no state, operation or name contains it.
-/// The second field is always the operations (an operation string may start
-/// with `-`, and `v` or `-` could also be names, so position decides, never
-/// the look of a field); `.` there stands for "no operations", so that a
-/// scenario without operations can still be named.
-pub fn split_line(line: &str) -> Result<Option<Fields<'_>>, LineProblem> {
-    let content = match line.find('#') {
-        Some(comment) => &line[..comment],
-        None => line,
-    };
-    let mut fields = content.split_whitespace();
-    let Some(state) = fields.next() else {
-        return Ok(None);
-    };
-    let operations = match fields.next() {
-        Some(".") | None => "",
-        Some(operations) => operations,
-    };
-    let name = fields.next();
-    let extra: Vec<&str> = fields.collect();
-    if let Some(first) = extra.first() {
-        return Err(LineProblem::ExtraFields {
-            first: first.to_string(),
-            count: extra.len(),
-        });
-    }
-    Ok(Some(Fields {
-        state,
-        operations,
-        name,
-    }))
-}
-
-/// What is wrong with a line.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum LineProblem {
-    /// The line is not UTF-8 text.
-    NotText,
-    /// More than `STATE OPS NAME`.
-    ExtraFields {
-        first: String,
-        count: usize,
-    },
-    /// The state or the operations are invalid (BOX.md §2, §3).
-    Input(InputError),
-    /// Only two fields and the second is not an operation string: perhaps a
-    /// NAME meant for a scenario with no operations.
-    NameWithoutOperations(InputError),
-    Name(NameError),
-    /// Another line already writes a file of this name (compared without
-    /// regard to case, as some file systems do).
-    DuplicateName {
-        name: String,
-        first: Location,
-    },
-}
-
-impl fmt::Display for LineProblem {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            LineProblem::NotText => write!(f, "the line is not UTF-8 text"),
-            LineProblem::ExtraFields { first, count } => write!(
-                f,
-                "unexpected extra field {first:?}{}: expected STATE OPS NAME at most",
-                if *count > 1 {
-                    format!(" and {} more", count - 1)
-                } else {
-                    String::new()
-                }
-            ),
-            LineProblem::Input(error) => error.fmt(f),
-            LineProblem::NameWithoutOperations(error) => write!(
-                f,
-                "{error} (the second field is always the operations: write `STATE . NAME` to name a scenario with none)"
-            ),
-            LineProblem::Name(error) => error.fmt(f),
-            LineProblem::DuplicateName { name, first } => write!(
-                f,
-                "the output name {name:?} is already used by {first}"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for LineProblem {}
-
-/// A line that is not rendered, and why.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct InvalidLine {
-    pub location: Location,
-    pub problem: LineProblem,
-}
-
-impl fmt::Display for InvalidLine {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.location, self.problem)
-    }
-}
-
-impl std::error::Error for InvalidLine {}
 
 /// The scenarios of one or more files, read and named, ready to render.
 #[derive(Debug, Default)]
@@ -501,7 +152,7 @@ impl Batch {
         format: Format,
         options: &RenderOptions,
         out_dir: &Path,
-        progress: &impl Progress,
+        progress: &impl BatchProgress,
     ) -> Vec<Result<Rendered, NotWritten>> {
         self.jobs
             .par_iter()
@@ -515,15 +166,12 @@ impl Batch {
 }
 
 /// Told about each job as it finishes, from whichever thread rendered it.
-pub trait Progress: Sync {
+pub trait BatchProgress: Sync {
+    /// `job` is done: written (`Ok`) or not.
     fn finished(&self, job: &Job, result: &Result<Rendered, NotWritten>);
 }
 
-/// A [`Progress`] that shows nothing.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Quiet;
-
-impl Progress for Quiet {
+impl BatchProgress for NoProgress {
     fn finished(&self, _: &Job, _: &Result<Rendered, NotWritten>) {}
 }
 
@@ -576,7 +224,7 @@ pub fn write_job(
         error,
     };
     let outcome = write_atomically(&path, TEMPORARY_PREFIX, |out| {
-        write_output(&job.scenario, format, options, out)
+        format.write(&job.scenario, options, out)
     })
     .map_err(not_written)?;
     Ok(Rendered { path, outcome })
@@ -636,84 +284,6 @@ mod tests {
         let mut batch = Batch::new(false);
         batch.add("dir/scenarios.txt", text.as_ref());
         batch
-    }
-
-    #[test]
-    fn fields_are_state_operations_and_name() {
-        fn fields(line: &str) -> Option<Fields<'_>> {
-            split_line(line).unwrap()
-        }
-        assert_eq!(fields("   "), None);
-        assert_eq!(fields("  # a comment"), None);
-        assert_eq!(
-            fields(&format!("{FIGURE_1A} -+< first # why")),
-            Some(Fields {
-                state: FIGURE_1A,
-                operations: "-+<",
-                name: Some("first")
-            })
-        );
-        assert_eq!(
-            fields(FIGURE_1A),
-            Some(Fields {
-                state: FIGURE_1A,
-                operations: "",
-                name: None
-            })
-        );
-        assert_eq!(
-            fields(&format!("\t{FIGURE_1A}  .  empty\r")),
-            Some(Fields {
-                state: FIGURE_1A,
-                operations: "",
-                name: Some("empty")
-            })
-        );
-        // A second field that looks like a name is still the operations.
-        assert_eq!(fields(&format!("{FIGURE_1A} v")).unwrap().operations, "v");
-        assert_eq!(
-            split_line(&format!("{FIGURE_1A} + a b c")),
-            Err(LineProblem::ExtraFields {
-                first: "b".into(),
-                count: 2
-            })
-        );
-    }
-
-    #[test]
-    fn names_stay_inside_the_folder() {
-        for good in ["a", "fig-1a_v2.final", "-v", "A.b-c_9", &"n".repeat(100)] {
-            assert_eq!(check_name(good), Ok(()), "{good}");
-        }
-        let character = |position, found| NameError::Character { position, found };
-        assert_eq!(check_name("../evil"), Err(character(3, '/')));
-        assert_eq!(check_name("/etc/x"), Err(character(1, '/')));
-        assert_eq!(check_name("a/b"), Err(character(2, '/')));
-        assert_eq!(check_name("a\\b"), Err(character(2, '\\')));
-        assert_eq!(check_name("a\u{1b}[2J"), Err(character(2, '\u{1b}')));
-        assert_eq!(check_name("naïve"), Err(character(3, 'ï')));
-        assert_eq!(check_name(""), Err(NameError::Empty));
-        assert_eq!(check_name(".."), Err(NameError::LeadingDot));
-        assert_eq!(check_name(".hidden"), Err(NameError::LeadingDot));
-        assert_eq!(check_name("a..b"), Err(NameError::DotDot));
-        assert_eq!(
-            check_name(&"n".repeat(101)),
-            Err(NameError::TooLong { bytes: 101 })
-        );
-        assert!(character(1, '/').to_string().contains("path separator"));
-    }
-
-    #[test]
-    fn default_names_come_from_the_file_stem_and_line() {
-        assert_eq!(default_stem("dir/scenarios.txt"), "scenarios");
-        assert_eq!(default_stem("-"), "stdin");
-        assert_eq!(default_stem("my runs (2).txt"), "my_runs__2_");
-        assert_eq!(default_stem("../..hidden..x.txt"), "hidden.x");
-        assert_eq!(default_stem("/"), "scenarios");
-        let long = default_stem(&"s".repeat(300));
-        assert_eq!(check_name(&default_name(&long, 1_000_000_000)), Ok(()));
-        assert_eq!(default_name("scenarios", 7), "scenarios-0007");
-        assert_eq!(default_name("s", 12345), "s-12345");
     }
 
     #[test]
@@ -781,40 +351,6 @@ mod tests {
         let mut settled = Batch::new(true);
         settled.add("s", unstable.as_bytes());
         assert_eq!(settled.jobs().len(), 1);
-    }
-
-    #[test]
-    fn formats_have_names_and_extensions() {
-        for format in Format::ALL {
-            assert_eq!(format.name().parse::<Format>(), Ok(format));
-        }
-        assert_eq!(Format::Ascii.extension(), "txt");
-        assert_eq!(Format::Smooth.extension(), "gif");
-        let unknown = "jpeg".parse::<Format>().unwrap_err();
-        assert_eq!(
-            unknown.to_string(),
-            "unknown format \"jpeg\": expected one of gif, smooth, png, text, ascii"
-        );
-    }
-
-    #[test]
-    fn text_outputs_are_what_the_commands_print() {
-        let output = |state, ops, format| {
-            let scenario = Scenario::parse(state, ops, false).unwrap();
-            let mut bytes = Vec::new();
-            write_output(&scenario, format, &RenderOptions::default(), &mut bytes).unwrap();
-            String::from_utf8(bytes).unwrap()
-        };
-        assert_eq!(
-            output(FIGURE_1A, "+>|<-v+^+", Format::Text),
-            "o........@..o....oox...xo....\n"
-        );
-        assert_eq!(output(FIGURE_1A, "+^^", Format::Text), "!\n");
-        assert_eq!(output(FIGURE_1A, "+^^", Format::Ascii), "!\n");
-        assert_eq!(
-            output(FIGURE_1A, "+", Format::Ascii),
-            "  .  .\n .....\n .....\n .o...\n xo.@.\n ooo..\n*x  .\n"
-        );
     }
 
     #[test]

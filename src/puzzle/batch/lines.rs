@@ -1,0 +1,184 @@
+//! The lines of a scenario file: where each is, its fields, and what can
+//! be wrong with it.
+
+use std::fmt;
+use std::sync::Arc;
+
+use super::names::NameError;
+use crate::puzzle::model::input_error::InputError;
+
+/// A line of a scenario file.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Location {
+    /// The file as the user named it (`-` for standard input).
+    pub file: Arc<str>,
+    /// Counted from 1, blank and comment lines included.
+    pub line: usize,
+}
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.file, self.line)
+    }
+}
+
+/// The fields of a scenario line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fields<'a> {
+    pub state: &'a str,
+    /// Empty when the line has none or gives `.` for none.
+    pub operations: &'a str,
+    pub name: Option<&'a str>,
+}
+
+/// Splits a line into its fields, or `None` for a blank or comment line.
+///
+/// `#` starts a comment anywhere: no state, operation or name contains it.
+/// The second field is always the operations (an operation string may start
+/// with `-`, and `v` or `-` could also be names, so position decides, never
+/// the look of a field); `.` there stands for "no operations", so that a
+/// scenario without operations can still be named.
+pub fn split_line(line: &str) -> Result<Option<Fields<'_>>, LineProblem> {
+    let content = match line.find('#') {
+        Some(comment) => &line[..comment],
+        None => line,
+    };
+    let mut fields = content.split_whitespace();
+    let Some(state) = fields.next() else {
+        return Ok(None);
+    };
+    let operations = match fields.next() {
+        Some(".") | None => "",
+        Some(operations) => operations,
+    };
+    let name = fields.next();
+    let extra: Vec<&str> = fields.collect();
+    if let Some(first) = extra.first() {
+        return Err(LineProblem::ExtraFields {
+            first: first.to_string(),
+            count: extra.len(),
+        });
+    }
+    Ok(Some(Fields {
+        state,
+        operations,
+        name,
+    }))
+}
+
+/// What is wrong with a line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LineProblem {
+    /// The line is not UTF-8 text.
+    NotText,
+    /// More than `STATE OPS NAME`.
+    ExtraFields {
+        first: String,
+        count: usize,
+    },
+    /// The state or the operations are invalid (BOX.md §2, §3).
+    Input(InputError),
+    /// Only two fields and the second is not an operation string: perhaps a
+    /// NAME meant for a scenario with no operations.
+    NameWithoutOperations(InputError),
+    Name(NameError),
+    /// Another line already writes a file of this name (compared without
+    /// regard to case, as some file systems do).
+    DuplicateName {
+        name: String,
+        first: Location,
+    },
+}
+
+impl fmt::Display for LineProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LineProblem::NotText => write!(f, "the line is not UTF-8 text"),
+            LineProblem::ExtraFields { first, count } => write!(
+                f,
+                "unexpected extra field {first:?}{}: expected STATE OPS NAME at most",
+                if *count > 1 {
+                    format!(" and {} more", count - 1)
+                } else {
+                    String::new()
+                }
+            ),
+            LineProblem::Input(error) => error.fmt(f),
+            LineProblem::NameWithoutOperations(error) => write!(
+                f,
+                "{error} (the second field is always the operations: write `STATE . NAME` to name a scenario with none)"
+            ),
+            LineProblem::Name(error) => error.fmt(f),
+            LineProblem::DuplicateName { name, first } => write!(
+                f,
+                "the output name {name:?} is already used by {first}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for LineProblem {}
+
+/// A line that is not rendered, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InvalidLine {
+    pub location: Location,
+    pub problem: LineProblem,
+}
+
+impl fmt::Display for InvalidLine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.location, self.problem)
+    }
+}
+
+impl std::error::Error for InvalidLine {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FIGURE_1A: &str = ".........@...o....ooo..xox...";
+
+    #[test]
+    fn fields_are_state_operations_and_name() {
+        fn fields(line: &str) -> Option<Fields<'_>> {
+            split_line(line).unwrap()
+        }
+        assert_eq!(fields("   "), None);
+        assert_eq!(fields("  # a comment"), None);
+        assert_eq!(
+            fields(&format!("{FIGURE_1A} -+< first # why")),
+            Some(Fields {
+                state: FIGURE_1A,
+                operations: "-+<",
+                name: Some("first")
+            })
+        );
+        assert_eq!(
+            fields(FIGURE_1A),
+            Some(Fields {
+                state: FIGURE_1A,
+                operations: "",
+                name: None
+            })
+        );
+        assert_eq!(
+            fields(&format!("\t{FIGURE_1A}  .  empty\r")),
+            Some(Fields {
+                state: FIGURE_1A,
+                operations: "",
+                name: Some("empty")
+            })
+        );
+        // A second field that looks like a name is still the operations.
+        assert_eq!(fields(&format!("{FIGURE_1A} v")).unwrap().operations, "v");
+        assert_eq!(
+            split_line(&format!("{FIGURE_1A} + a b c")),
+            Err(LineProblem::ExtraFields {
+                first: "b".into(),
+                count: 2
+            })
+        );
+    }
+}
