@@ -19,6 +19,8 @@
 //! # Ok::<(), shubbles::InputError>(())
 //! ```
 
+#[cfg(feature = "cli")]
+pub mod cli;
 pub mod puzzle;
 
 pub use puzzle::draw::animation::write_gif;

@@ -1,0 +1,62 @@
+//! The `shubbles` command: a thin layer over the library that reads the
+//! arguments, runs one command and maps how it ended to an exit status
+//! (BOX.md §10).
+//!
+//! `args` holds the arguments and their help; each command family has its
+//! module (`text`, `render`, `solve`, `batch`); `input` reads the scenario
+//! a command runs. What both binaries share (exit statuses, writing to a
+//! path or standard output) is the library's `cli` module.
+
+mod args;
+mod batch;
+mod input;
+mod render;
+mod solve;
+mod text;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+use shubbles::puzzle::formats::ascii::picture;
+use shubbles::puzzle::formats::event_log::write_event_log;
+use shubbles::puzzle::formats::frame_dump::write_frame_dump;
+use shubbles::Scenario;
+
+use args::{operations_may_be_dashes, Cli, Command};
+use batch::run_batch;
+use render::{gif, png, render, GifStyle, Source};
+use solve::solve_command;
+use text::{print_run, text};
+
+/// The name messages begin with.
+const PROGRAM: &str = "shubbles";
+
+/// The exit status of a run that failed (`!`): a refused stot move or a
+/// smole through the opening.
+const RUN_FAILED: u8 = 3;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse_from(operations_may_be_dashes(std::env::args_os().collect()));
+    let ending = match cli.command {
+        None => gif(&cli.gif, GifStyle::OneSecond),
+        Some(Command::Gif(args)) => gif(&args, GifStyle::OneSecond),
+        Some(Command::Smooth(args)) => gif(&args, GifStyle::Smooth),
+        Some(Command::Text(args)) => text(&args, |outcome| outcome.result() + "\n"),
+        Some(Command::Ascii(args)) => text(&args, |outcome| match outcome.failure {
+            Some(_) => "!\n".to_string(),
+            None => picture(&outcome.state),
+        }),
+        Some(Command::Frames(args)) => print_run(&args, write_frame_dump),
+        Some(Command::Png(args)) => png(&args),
+        Some(Command::Events(args)) => print_run(&args, write_event_log),
+        Some(Command::Solve(args)) => solve_command(&args),
+        Some(Command::Demo(args)) => render(
+            &Source::Run(Scenario::figure_1a()),
+            &args,
+            GifStyle::OneSecond,
+        ),
+        Some(Command::Batch(args)) => run_batch(&args),
+    };
+    ending.exit(PROGRAM)
+}

@@ -1,0 +1,152 @@
+//! The commands that write pictures: `gif` (the default), `smooth`, `png`
+//! and `demo`, from a run or from an event log.
+
+use std::fs;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use shubbles::cli::{write_output, Ending};
+use shubbles::puzzle::formats::event_log::{read_event_log, EventLog};
+use shubbles::puzzle::TEMPORARY_PREFIX;
+use shubbles::reel::write_png;
+use shubbles::{write_gif, write_smooth_gif, Frame, Outcome, RenderOptions, Renderer, Scenario};
+
+use crate::args::{GifArgs, OutputArgs, PngArgs, RunArgs};
+use crate::input::{explain_failure, scenario};
+use crate::RUN_FAILED;
+
+/// Which animated GIF to write.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GifStyle {
+    /// One frame a second (BOX.md §9).
+    OneSecond,
+    /// 20 pictures a second, in continuous motion.
+    Smooth,
+}
+
+impl GifStyle {
+    pub fn write(
+        self,
+        frames: impl Iterator<Item = Frame>,
+        options: &RenderOptions,
+        out: &mut dyn Write,
+    ) -> anyhow::Result<()> {
+        match self {
+            GifStyle::OneSecond => write_gif(frames, options, out)?,
+            GifStyle::Smooth => write_smooth_gif(frames, options, out)?,
+        };
+        Ok(())
+    }
+
+    fn default_file(self) -> &'static str {
+        match self {
+            GifStyle::OneSecond => "shubbles.gif",
+            GifStyle::Smooth => "shubbles-smooth.gif",
+        }
+    }
+}
+
+/// Where the frames come from: a run of the rules, or an event log.
+pub enum Source {
+    Run(Scenario),
+    Log(EventLog),
+}
+
+impl Source {
+    fn from_args(run: &RunArgs, from_events: Option<&Path>) -> Result<Source, Ending> {
+        let Some(path) = from_events else {
+            return scenario(run).map(Source::Run);
+        };
+        let file = fs::File::open(path)
+            .map_err(|error| Ending::Invalid(format!("cannot read {}: {error}", path.display())))?;
+        read_event_log(io::BufReader::new(file))
+            .map(Source::Log)
+            .map_err(|error| Ending::Invalid(format!("{}: {error}", path.display())))
+    }
+
+    fn scenario(&self) -> &Scenario {
+        match self {
+            Source::Run(scenario) => scenario,
+            Source::Log(log) => &log.scenario,
+        }
+    }
+
+    fn frames(&self) -> Box<dyn Iterator<Item = Frame> + '_> {
+        match self {
+            Source::Run(scenario) => Box::new(scenario.frames()),
+            Source::Log(log) => Box::new(log.frames()),
+        }
+    }
+
+    fn outcome(&self) -> Outcome {
+        match self {
+            Source::Run(scenario) => scenario.run(),
+            Source::Log(log) => log.outcome(),
+        }
+    }
+}
+
+pub fn gif(args: &GifArgs, style: GifStyle) -> Ending {
+    match Source::from_args(&args.run, args.from_events.as_deref()) {
+        Ok(source) => render(&source, &args.output, style),
+        Err(ending) => ending,
+    }
+}
+
+pub fn render(source: &Source, args: &OutputArgs, style: GifStyle) -> Ending {
+    let options = match RenderOptions::new(args.cell_size) {
+        Ok(options) => args.text.apply(options, source.scenario()),
+        Err(error) => return Ending::Invalid(error.to_string()),
+    };
+    let path = match &args.output {
+        Some(path) => path.clone(),
+        None => PathBuf::from(style.default_file()),
+    };
+    let written = write_output(&path, "GIF", TEMPORARY_PREFIX, |out| {
+        style.write(source.frames(), &options, out)
+    });
+    match written {
+        Ok(()) => report_outcome(source, path.as_os_str() == "-"),
+        Err(ending) => ending,
+    }
+}
+
+pub fn png(args: &PngArgs) -> Ending {
+    let options = match RenderOptions::new(args.cell_size) {
+        Ok(options) => options,
+        Err(error) => return Ending::Invalid(error.to_string()),
+    };
+    let source = match Source::from_args(&args.run, args.from_events.as_deref()) {
+        Ok(source) => source,
+        Err(ending) => return ending,
+    };
+    let options = args.text.apply(options, source.scenario());
+    let Some(last) = source.frames().last() else {
+        return Ending::Error(anyhow::anyhow!("the run has no frame to draw"));
+    };
+    let written = write_output(&args.output, "PNG", TEMPORARY_PREFIX, |out| {
+        write_png(&Renderer::new(&options).render(&last), out)?;
+        Ok(())
+    });
+    match written {
+        Ok(()) => report_outcome(&source, args.output.as_os_str() == "-"),
+        Err(ending) => ending,
+    }
+}
+
+/// After a picture is written: `!` and exit status 3 for a failed run (on
+/// standard error when the picture itself went to standard output).
+fn report_outcome(source: &Source, picture_on_stdout: bool) -> Ending {
+    match source.outcome().failure {
+        Some((op, failure)) => {
+            if picture_on_stdout {
+                eprintln!("!");
+            } else {
+                println!("!");
+            }
+            explain_failure(source.scenario(), op, failure);
+            Ending::Status(RUN_FAILED)
+        }
+        None => Ending::Success,
+    }
+}
