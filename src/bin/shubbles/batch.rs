@@ -8,7 +8,7 @@ use shubbles::puzzle::batch::{self, Batch};
 use shubbles::RenderOptions;
 
 use crate::args::BatchArgs;
-use crate::PROGRAM;
+use crate::exit::PROGRAM;
 
 pub fn run_batch(args: &BatchArgs) -> Ending {
     let options = match RenderOptions::new(args.cell_size) {

@@ -7,7 +7,7 @@ use shubbles::cli::Ending;
 use shubbles::{Failure, InputError, Scenario};
 
 use crate::args::RunArgs;
-use crate::PROGRAM;
+use crate::exit::PROGRAM;
 
 /// The scenario from the operands, or from standard input without them.
 pub fn scenario(args: &RunArgs) -> Result<Scenario, Ending> {

@@ -9,6 +9,7 @@
 
 mod args;
 mod batch;
+mod exit;
 mod input;
 mod render;
 mod solve;
@@ -25,16 +26,10 @@ use shubbles::Scenario;
 
 use args::{operations_may_be_dashes, Cli, Command};
 use batch::run_batch;
+use exit::PROGRAM;
 use render::{gif, png, render, GifStyle, Source};
 use solve::solve_command;
 use text::{print_run, text};
-
-/// The name messages begin with.
-const PROGRAM: &str = "shubbles";
-
-/// The exit status of a run that failed (`!`): a refused stot move or a
-/// smole through the opening.
-const RUN_FAILED: u8 = 3;
 
 fn main() -> ExitCode {
     let cli = Cli::parse_from(operations_may_be_dashes(std::env::args_os().collect()));

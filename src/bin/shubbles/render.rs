@@ -12,8 +12,8 @@ use shubbles::reel::write_png;
 use shubbles::{write_gif, write_smooth_gif, Frame, Outcome, RenderOptions, Renderer, Scenario};
 
 use crate::args::{GifArgs, OutputArgs, PngArgs, RunArgs};
+use crate::exit::RUN_FAILED;
 use crate::input::{explain_failure, scenario};
-use crate::RUN_FAILED;
 
 /// Which animated GIF to write.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

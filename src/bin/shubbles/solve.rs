@@ -11,9 +11,9 @@ use shubbles::puzzle::TEMPORARY_PREFIX;
 use shubbles::{RenderOptions, Scenario};
 
 use crate::args::{RunArgs, SolveArgs};
+use crate::exit::PROGRAM;
 use crate::input::scenario;
 use crate::render::GifStyle;
-use crate::PROGRAM;
 
 /// Progress of a search on a terminal: one line, rewritten after each depth.
 struct TerminalProgress;

@@ -7,8 +7,8 @@ use shubbles::cli::Ending;
 use shubbles::{Outcome, Scenario};
 
 use crate::args::RunArgs;
+use crate::exit::RUN_FAILED;
 use crate::input::{explain_failure, scenario};
-use crate::RUN_FAILED;
 
 pub fn text(args: &RunArgs, show: impl Fn(&Outcome) -> String) -> Ending {
     let scenario = match scenario(args) {
