@@ -19,6 +19,8 @@
 //! # Ok::<(), shubbles::InputError>(())
 //! ```
 
+#![warn(missing_docs)]
+
 #[cfg(feature = "cli")]
 pub mod cli;
 pub mod puzzle;

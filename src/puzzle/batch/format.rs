@@ -30,6 +30,7 @@ pub enum Format {
 }
 
 impl Format {
+    /// Every format, in the order `--help` lists them.
     pub const ALL: [Format; 5] = [
         Format::Gif,
         Format::Smooth,

@@ -24,10 +24,12 @@ impl fmt::Display for Location {
 
 /// The fields of a scenario line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Fields<'a> {
+pub(crate) struct Fields<'a> {
+    /// The state string, as written.
     pub state: &'a str,
     /// Empty when the line has none or gives `.` for none.
     pub operations: &'a str,
+    /// The NAME, when the line gives one.
     pub name: Option<&'a str>,
 }
 
@@ -38,7 +40,7 @@ pub struct Fields<'a> {
 /// with `-`, and `v` or `-` could also be names, so position decides, never
 /// the look of a field); `.` there stands for "no operations", so that a
 /// scenario without operations can still be named.
-pub fn split_line(line: &str) -> Result<Option<Fields<'_>>, LineProblem> {
+pub(crate) fn split_line(line: &str) -> Result<Option<Fields<'_>>, LineProblem> {
     let content = match line.find('#') {
         Some(comment) => &line[..comment],
         None => line,
@@ -73,7 +75,9 @@ pub enum LineProblem {
     NotText,
     /// More than `STATE OPS NAME`.
     ExtraFields {
+        /// The first field past NAME.
         first: String,
+        /// How many fields are past NAME.
         count: usize,
     },
     /// The state or the operations are invalid (BOX.md §2, §3).
@@ -81,11 +85,14 @@ pub enum LineProblem {
     /// Only two fields and the second is not an operation string: perhaps a
     /// NAME meant for a scenario with no operations.
     NameWithoutOperations(InputError),
+    /// The NAME cannot be a file name.
     Name(NameError),
     /// Another line already writes a file of this name (compared without
     /// regard to case, as some file systems do).
     DuplicateName {
+        /// The name, as this line gives it.
         name: String,
+        /// The line that has it.
         first: Location,
     },
 }
@@ -122,7 +129,9 @@ impl std::error::Error for LineProblem {}
 /// A line that is not rendered, and why.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct InvalidLine {
+    /// Where the line is.
     pub location: Location,
+    /// What is wrong with it.
     pub problem: LineProblem,
 }
 

@@ -25,8 +25,11 @@ mod lines;
 mod names;
 
 pub use format::{Format, UnknownFormat};
-pub use lines::{split_line, Fields, InvalidLine, LineProblem, Location};
-pub use names::{check_name, default_name, default_stem, NameError, MAX_NAME_BYTES};
+pub use lines::{InvalidLine, LineProblem, Location};
+pub use names::{check_name, NameError, MAX_NAME_BYTES};
+
+use lines::split_line;
+use names::{default_name, default_stem};
 
 use crate::puzzle::draw::options::RenderOptions;
 use crate::puzzle::model::input_error::InputError;
@@ -37,10 +40,12 @@ use crate::puzzle::TEMPORARY_PREFIX;
 /// One scenario to render.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Job {
+    /// The line it comes from.
     pub location: Location,
     /// Private so that only [`Batch::add`] names a job: it is checked by
     /// [`check_name`] and unique in the batch.
     name: String,
+    /// What to run.
     pub scenario: Scenario,
 }
 
@@ -178,15 +183,20 @@ impl BatchProgress for NoProgress {
 /// A job whose file was written.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Rendered {
+    /// The file written.
     pub path: PathBuf,
+    /// How the run ended (a failed run is rendered too).
     pub outcome: Outcome,
 }
 
 /// A job whose file could not be written.
 #[derive(Debug)]
 pub struct NotWritten {
+    /// The job's line.
     pub location: Location,
+    /// The file that could not be written.
     pub path: PathBuf,
+    /// Why.
     pub error: EncodeError,
 }
 
@@ -211,7 +221,7 @@ impl std::error::Error for NotWritten {
 /// Writes one job's file into `out_dir`, whole or not at all: into a hidden
 /// temporary file beside it, then renamed. A leftover temporary file starts
 /// with a dot, so it can never be mistaken for (or replace) a job's output.
-pub fn write_job(
+fn write_job(
     job: &Job,
     format: Format,
     options: &RenderOptions,
@@ -237,11 +247,14 @@ pub struct Summary {
     pub rendered: usize,
     /// Of those, runs that ended with `!`.
     pub failed: usize,
+    /// Lines that were not rendered.
     pub invalid: usize,
+    /// Jobs whose file could not be written.
     pub not_written: usize,
 }
 
 impl Summary {
+    /// The counts of `batch`, whose jobs ended with `results`.
     pub fn new(batch: &Batch, results: &[Result<Rendered, NotWritten>]) -> Summary {
         let mut summary = Summary {
             invalid: batch.invalid().len(),

@@ -14,8 +14,11 @@ pub const MAX_NAME_BYTES: usize = 100;
 /// terminal.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum NameError {
+    /// No character at all.
     Empty,
+    /// Longer than [`MAX_NAME_BYTES`].
     TooLong {
+        /// Its length in bytes.
         bytes: usize,
     },
     /// A leading dot would hide the file, and `.`/`..` are folders.
@@ -24,7 +27,9 @@ pub enum NameError {
     DotDot,
     /// A character outside `[A-Za-z0-9._-]`; `position` counts from 1.
     Character {
+        /// Its place in the name, from 1.
         position: usize,
+        /// The character.
         found: char,
     },
 }
@@ -82,7 +87,7 @@ fn is_name_char(c: char) -> bool {
 
 /// The start of the names of lines without a NAME: the input file's stem,
 /// cut down to what [`check_name`] accepts (`stdin` for `-`).
-pub fn default_stem(file: &str) -> String {
+pub(crate) fn default_stem(file: &str) -> String {
     if file == "-" {
         return "stdin".to_string();
     }
@@ -110,7 +115,7 @@ pub fn default_stem(file: &str) -> String {
 }
 
 /// The name of a line without a NAME, for example `scenarios-0007`.
-pub fn default_name(stem: &str, line: usize) -> String {
+pub(crate) fn default_name(stem: &str, line: usize) -> String {
     format!("{stem}-{line:04}")
 }
 

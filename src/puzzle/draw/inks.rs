@@ -15,12 +15,19 @@ use crate::puzzle::model::creature::Creature;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(u8)]
 pub enum Ink {
+    /// Around the box: a pale grey-blue, so white cells stand out.
     Background,
+    /// An empty cell: white.
     Cell,
+    /// The lines between cells: grey.
     Grid,
+    /// The box's wall, and dark text: near black.
     Wall,
+    /// A shubble: blue.
     Shubble,
+    /// A smole: red.
     Smole,
+    /// The stot: black.
     Stot,
     /// Marks what made a run fail.
     Warning,
@@ -40,6 +47,7 @@ pub const PALETTE: [[u8; 3]; 8] = [
 ];
 
 impl Ink {
+    /// Every ink, in palette order.
     pub const ALL: [Ink; 8] = [
         Ink::Background,
         Ink::Cell,
@@ -56,6 +64,7 @@ impl Ink {
         self as u8
     }
 
+    /// Red, green and blue.
     pub const fn rgb(self) -> [u8; 3] {
         PALETTE[self as usize]
     }

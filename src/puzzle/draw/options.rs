@@ -23,6 +23,7 @@ pub struct RenderOptions {
 }
 
 impl RenderOptions {
+    /// The side of a cell when none is given, in pixels.
     pub const DEFAULT_CELL_SIZE: u32 = 40;
 
     /// Options with cells `cell_size` pixels wide, if that is in
@@ -52,6 +53,7 @@ impl RenderOptions {
         self
     }
 
+    /// The side of one cell, in pixels.
     pub const fn cell_size(&self) -> u32 {
         self.cell_size
     }
@@ -61,6 +63,7 @@ impl RenderOptions {
         self.caption.as_deref()
     }
 
+    /// True when each cell's number is written in it.
     pub const fn numbers(&self) -> bool {
         self.numbers
     }
@@ -85,7 +88,11 @@ impl Default for RenderOptions {
 /// Options that cannot be drawn with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RenderOptionsError {
-    CellSize { given: u32 },
+    /// A cell size outside [`CELL_SIZES`].
+    CellSize {
+        /// The size asked for, in pixels.
+        given: u32,
+    },
 }
 
 impl fmt::Display for RenderOptionsError {

@@ -5,7 +5,7 @@
 //! under the box and each cell's number in its cell.
 //!
 //! Pictures are drawn with the colours of [`PALETTE`](super::inks::PALETTE) only (text adds the
-//! blends of [`blended_palette`]), so the GIF writer can map pixels to a
+//! blends between them), so the GIF writer can map pixels to a
 //! palette fixed in advance instead of quantizing each picture.
 //!
 //! The box is drawn in its own unturned pixel coordinates and placed on the

@@ -141,7 +141,9 @@ fn event_line(record: Record, frame: usize, after: &State, scenario: &Scenario) 
 /// A log read back: the start and every event, checked to fold cleanly.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EventLog {
+    /// The run its start line names.
     pub scenario: Scenario,
+    /// Every event, in order.
     pub records: Vec<Record>,
 }
 
@@ -168,22 +170,30 @@ impl EventLog {
 /// What is wrong with a log, and on which line (from 1).
 #[derive(Debug)]
 pub enum LogError {
+    /// The log could not be read.
     Read(io::Error),
     /// Not JSON, or not a line of this log's shape.
     Syntax {
+        /// The line, from 1.
         line: usize,
+        /// What is wrong.
         message: String,
     },
     /// The first line is not a valid start.
     Start {
+        /// The line, from 1.
         line: usize,
+        /// What is wrong with its state or operations.
         error: InputError,
     },
     /// An event that cannot follow the ones before it.
     Inconsistent {
+        /// The line, from 1.
         line: usize,
+        /// What is wrong.
         message: String,
     },
+    /// No start line at all.
     Empty,
 }
 

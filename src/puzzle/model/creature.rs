@@ -10,6 +10,7 @@ pub enum Creature {
 }
 
 impl Creature {
+    /// Its character in a state string: `o` or `x`.
     pub const fn symbol(self) -> char {
         match self {
             Creature::Shubble => 'o',
@@ -17,6 +18,7 @@ impl Creature {
         }
     }
 
+    /// `shubble` or `smole`, for messages and the event log.
     pub const fn name(self) -> &'static str {
         match self {
             Creature::Shubble => "shubble",
@@ -28,12 +30,16 @@ impl Creature {
 /// What one cell holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Content {
+    /// Nothing: `.`.
     Empty,
+    /// A shubble or a smole.
     Creature(Creature),
+    /// The stot: `@`.
     Stot,
 }
 
 impl Content {
+    /// Its character in a state string: `.`, `o`, `x` or `@`.
     pub const fn symbol(self) -> char {
         match self {
             Content::Empty => '.',

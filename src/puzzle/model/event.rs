@@ -8,22 +8,40 @@ use std::fmt;
 use super::creature::Creature;
 use super::geometry::{Cell, CellSet, Direction, Orientation};
 
+/// One thing that happens in the box: the unit the engine produces, states
+/// fold and frames are made from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Event {
     /// The box turned one quarter, to `to`. A half turn is two of these,
     /// clockwise, with nothing falling between them.
-    Turned { from: Orientation, to: Orientation },
+    Turned {
+        /// The orientation before.
+        from: Orientation,
+        /// The orientation after.
+        to: Orientation,
+    },
     /// One falling tick: the creatures in `moved` each moved one cell along
     /// gravity, all at once, and the exit cell emptied. A creature that moved
     /// from cell 28 through the opening is named by the [`Event::Left`] that
     /// follows. `moved` is empty when the only change was the exit cell
     /// emptying.
-    Fell { moved: CellSet },
+    Fell {
+        /// The creatures that moved, by the cells they moved from.
+        moved: CellSet,
+    },
     /// In the tick just before, a creature fell through the opening: it is
     /// in the exit cell, outside the box, and gone after the next tick.
-    Left { creature: Creature },
+    Left {
+        /// Which kind of creature it is.
+        creature: Creature,
+    },
     /// The stot moved one cell.
-    StotMoved { from: Cell, to: Cell },
+    StotMoved {
+        /// Where it was.
+        from: Cell,
+        /// Where it is now.
+        to: Cell,
+    },
     /// The run failed; nothing happens after this.
     Failed(Failure),
 }
@@ -55,8 +73,11 @@ impl Event {
 pub enum Failure {
     /// A stot move was refused; the stot stays in `from`.
     StotBlocked {
+        /// The stot's cell.
         from: Cell,
+        /// The way it was to move, in the standard frame.
         direction: Direction,
+        /// What stopped it.
         reason: Blocked,
     },
     /// A smole fell through the opening.
@@ -71,9 +92,19 @@ pub enum Blocked {
     /// The destination is the exit cell, through the opening under cell 28.
     Opening,
     /// The destination holds a creature.
-    Occupied { cell: Cell, creature: Creature },
+    Occupied {
+        /// The destination.
+        cell: Cell,
+        /// What is there.
+        creature: Creature,
+    },
     /// A creature rests on the stot (one cell against gravity).
-    Loaded { cell: Cell, creature: Creature },
+    Loaded {
+        /// The cell on top of the stot.
+        cell: Cell,
+        /// What rests there.
+        creature: Creature,
+    },
 }
 
 impl fmt::Display for Failure {
@@ -111,5 +142,6 @@ pub struct Record {
     /// Index of the operation in the operation string (from 0); `None` for
     /// the falls of a start that was allowed to settle first.
     pub op: Option<usize>,
+    /// What happened.
     pub event: Event,
 }

@@ -2,7 +2,7 @@
 //! orientations and sets of cells (BOX.md §1, §3).
 //!
 //! Everything here is fixed at compile time; the engine's hot loops work on
-//! [`CellSet`] bit masks moved by the masked shifts in [`Direction::step`].
+//! [`CellSet`] bit masks moved by masked shifts, one per direction.
 
 use std::fmt;
 
@@ -38,6 +38,7 @@ impl Cell {
         (0..CELL_COUNT as u8).map(Cell)
     }
 
+    /// The cell's number, 0 to 28.
     pub const fn index(self) -> usize {
         self.0 as usize
     }
@@ -87,6 +88,7 @@ impl Cell {
         }
     }
 
+    /// The set of this cell alone.
     pub const fn bit(self) -> CellSet {
         CellSet(1 << self.0)
     }
@@ -133,7 +135,9 @@ const NEIGHBOURS: [[Neighbour; 4]; CELL_COUNT] = {
 /// What is on the other side of one side of a cell.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Neighbour {
+    /// Another cell of the box.
     Cell(Cell),
+    /// The box's wall.
     Wall,
     /// The bottom side of cell 28: the way out of the box.
     Opening,
@@ -142,13 +146,18 @@ pub enum Neighbour {
 /// A compass direction in the standard (unturned) frame of the box.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Direction {
+    /// Towards smaller `x`.
     Left,
+    /// Towards larger `x`.
     Right,
+    /// Towards smaller `y`.
     Up,
+    /// Towards larger `y`.
     Down,
 }
 
 impl Direction {
+    /// The four directions: left, right, up, down.
     pub const ALL: [Direction; 4] = [
         Direction::Left,
         Direction::Right,
@@ -166,6 +175,7 @@ impl Direction {
         }
     }
 
+    /// The direction back.
     pub const fn opposite(self) -> Direction {
         match self {
             Direction::Left => Direction::Right,
@@ -175,6 +185,7 @@ impl Direction {
         }
     }
 
+    /// `left`, `right`, `up` or `down`, for messages and the event log.
     pub const fn name(self) -> &'static str {
         match self {
             Direction::Left => "left",
@@ -204,19 +215,19 @@ impl Direction {
     /// into one with the shifts loaded from a table; callers that know the
     /// direction (the engine's settle loop) get just their arm.
     #[inline(always)]
-    pub fn step(self, cells: CellSet) -> CellSet {
+    pub(crate) fn step(self, cells: CellSet) -> CellSet {
         self.steps::<0>(cells)
     }
 
     /// [`Direction::step`] taken twice.
     #[inline(always)]
-    pub fn step_twice(self, cells: CellSet) -> CellSet {
+    pub(crate) fn step_twice(self, cells: CellSet) -> CellSet {
         self.steps::<1>(cells)
     }
 
     /// [`Direction::step`] taken four times.
     #[inline(always)]
-    pub fn step_four_times(self, cells: CellSet) -> CellSet {
+    pub(crate) fn step_four_times(self, cells: CellSet) -> CellSet {
         self.steps::<2>(cells)
     }
 
@@ -233,7 +244,7 @@ impl Direction {
     /// The cells whose neighbour in this direction is a wall (not a cell and
     /// not the opening).
     #[inline(always)]
-    pub fn walled(self) -> CellSet {
+    pub(crate) fn walled(self) -> CellSet {
         CellSet(SHIFTS[0][self.table_index()].walled)
     }
 }
@@ -329,6 +340,7 @@ const fn shift_table(direction: Direction, steps: usize) -> Shift {
 pub struct Orientation(u8);
 
 impl Orientation {
+    /// Unturned: gravity points down, the opening is at the bottom.
     pub const STANDARD: Orientation = Orientation(0);
 
     /// From a number of clockwise quarter turns (any integer, taken mod 4).
@@ -341,14 +353,17 @@ impl Orientation {
         self.0
     }
 
+    /// Clockwise turn in degrees: 0, 90, 180 or 270.
     pub const fn degrees(self) -> u32 {
         self.0 as u32 * 90
     }
 
+    /// A quarter turn further clockwise.
     pub const fn clockwise(self) -> Orientation {
         Orientation((self.0 + 1) % 4)
     }
 
+    /// A quarter turn back, counter-clockwise.
     pub const fn counter_clockwise(self) -> Orientation {
         Orientation((self.0 + 3) % 4)
     }
@@ -381,37 +396,47 @@ impl Orientation {
 pub struct CellSet(u32);
 
 impl CellSet {
+    /// No cell.
     pub const EMPTY: CellSet = CellSet(0);
+    /// Every cell of the box.
     pub const ALL: CellSet = CellSet((1 << CELL_COUNT) - 1);
 
+    /// The cells whose bits are set; bits past cell 28 are ignored.
     pub const fn from_bits(bits: u32) -> CellSet {
         CellSet(bits & CellSet::ALL.0)
     }
 
+    /// Bit `n` set for each cell `n`.
     pub const fn bits(self) -> u32 {
         self.0
     }
 
+    /// True when no cell is in the set.
     pub const fn is_empty(self) -> bool {
         self.0 == 0
     }
 
+    /// How many cells are in the set.
     pub const fn len(self) -> u32 {
         self.0.count_ones()
     }
 
+    /// True when `cell` is in the set.
     pub const fn contains(self, cell: Cell) -> bool {
         self.0 & (1 << cell.0) != 0
     }
 
+    /// The cells of either set.
     pub const fn union(self, other: CellSet) -> CellSet {
         CellSet(self.0 | other.0)
     }
 
+    /// The cells of both sets.
     pub const fn intersection(self, other: CellSet) -> CellSet {
         CellSet(self.0 & other.0)
     }
 
+    /// The cells of this set that are not in `other`.
     pub const fn without(self, other: CellSet) -> CellSet {
         CellSet(self.0 & !other.0)
     }
@@ -445,7 +470,7 @@ impl fmt::Debug for CellSet {
 }
 
 /// Cell numbers as `3, 4 and 9`, for messages.
-pub fn list_cells(cells: CellSet) -> String {
+pub(crate) fn list_cells(cells: CellSet) -> String {
     let names: Vec<String> = cells.iter().map(|c| c.to_string()).collect();
     match names.as_slice() {
         [] => String::new(),

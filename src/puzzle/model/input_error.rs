@@ -6,27 +6,58 @@ use std::fmt;
 use super::creature::Creature;
 use super::geometry::{list_cells, CellSet};
 
+/// What is wrong with a state string, an operation string or the input
+/// they come in.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum InputError {
     /// Nothing was given at all.
     Empty,
     /// The state string does not have 29 characters.
-    StateLength { found: usize },
-    /// A character other than `. o x @` in the state; `position` counts from 1.
-    StateCharacter { position: usize, found: char },
-    /// Not exactly two smoles; the cells holding them.
-    SmoleCount { cells: CellSet },
-    /// Not exactly one stot; the cells holding them.
-    StotCount { cells: CellSet },
+    StateLength {
+        /// How many it has.
+        found: usize,
+    },
+    /// A character other than `. o x @` in the state.
+    StateCharacter {
+        /// Its place, counted from 1.
+        position: usize,
+        /// The character.
+        found: char,
+    },
+    /// Not exactly two smoles.
+    SmoleCount {
+        /// The cells holding them.
+        cells: CellSet,
+    },
+    /// Not exactly one stot.
+    StotCount {
+        /// The cells holding them.
+        cells: CellSet,
+    },
     /// A creature sits in cell 28, over the opening.
-    AboveOpening { creature: Creature },
+    AboveOpening {
+        /// Which kind.
+        creature: Creature,
+    },
     /// Creatures that would fall in the standard orientation.
-    Unstable { floating: CellSet },
-    /// A character other than `+ - | < > ^ v` in the operations; `position`
-    /// counts from 1.
-    OperationCharacter { position: usize, found: char },
+    Unstable {
+        /// Their cells.
+        floating: CellSet,
+    },
+    /// A character other than `+ - | < > ^ v` in the operations.
+    OperationCharacter {
+        /// Its place, counted from 1.
+        position: usize,
+        /// The character.
+        found: char,
+    },
     /// More than the state and the operations were given.
-    ExtraTokens { first: String, count: usize },
+    ExtraTokens {
+        /// The first extra token.
+        first: String,
+        /// How many extra tokens there are.
+        count: usize,
+    },
 }
 
 impl fmt::Display for InputError {

@@ -19,6 +19,7 @@ pub enum Turn {
 /// One character of an operation string.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Operation {
+    /// Turn the whole box.
     Turn(Turn),
     /// Move the stot one cell in a direction of the standard frame, whatever
     /// the box's orientation.
@@ -26,6 +27,8 @@ pub enum Operation {
 }
 
 impl Operation {
+    /// Every operation, in the order the solver tries them: the turns, then
+    /// the stot moves.
     pub const ALL: [Operation; 7] = [
         Operation::Turn(Turn::Clockwise),
         Operation::Turn(Turn::CounterClockwise),
@@ -36,6 +39,7 @@ impl Operation {
         Operation::StotMove(Direction::Down),
     ];
 
+    /// The operation a character of an operation string stands for.
     pub const fn from_char(c: char) -> Option<Operation> {
         Some(match c {
             '+' => Operation::Turn(Turn::Clockwise),
@@ -49,6 +53,7 @@ impl Operation {
         })
     }
 
+    /// The character that stands for it.
     pub const fn to_char(self) -> char {
         match self {
             Operation::Turn(Turn::Clockwise) => '+',

@@ -50,7 +50,7 @@ impl State {
     /// True when the packed state `word` (see [`State::pack`]) has no
     /// shubble, without unpacking it.
     #[inline]
-    pub const fn packed_without_shubbles(word: u64) -> bool {
+    pub(crate) const fn packed_without_shubbles(word: u64) -> bool {
         word & CellSet::ALL.bits() as u64 == 0
     }
 }

@@ -78,22 +78,27 @@ impl State {
         Ok(state)
     }
 
+    /// How the box is turned.
     pub const fn orientation(&self) -> Orientation {
         self.orientation
     }
 
+    /// The stot's cell.
     pub const fn stot(&self) -> Cell {
         self.stot
     }
 
+    /// The cells holding shubbles.
     pub const fn shubbles(&self) -> CellSet {
         self.shubbles
     }
 
+    /// The cells holding smoles.
     pub const fn smoles(&self) -> CellSet {
         self.smoles
     }
 
+    /// The cells holding a creature of either kind.
     pub const fn creatures(&self) -> CellSet {
         self.shubbles.union(self.smoles)
     }
@@ -103,6 +108,7 @@ impl State {
         self.exit
     }
 
+    /// What `cell` holds.
     pub fn content(&self, cell: Cell) -> Content {
         if self.shubbles.contains(cell) {
             Content::Creature(Creature::Shubble)

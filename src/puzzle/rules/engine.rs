@@ -93,7 +93,7 @@ pub fn perform_quietly(state: &mut State, operation: Operation) -> Result<(), Fa
 ///
 /// Gravity cannot change while the box settles, so this matches on it once
 /// and runs a copy of the tick loop per direction, in which the masked
-/// shifts of [`Direction::step`] are constants.
+/// shifts of each step are constants.
 #[inline]
 pub fn settle(state: &mut State, emit: &mut impl FnMut(Event)) -> Result<(), Failure> {
     // Matching on the orientation itself (not on its gravity) lets the

@@ -11,6 +11,7 @@ use crate::puzzle::model::state::State;
 pub struct Frame {
     /// Position in the animation, from 0.
     pub index: usize,
+    /// What the box shows: its cells, orientation and exit cell.
     pub state: State,
     /// The event that made this frame (`None` for frame 0) and the index of
     /// its operation.
@@ -28,6 +29,8 @@ pub struct Frames<I: Iterator<Item = Record>> {
 }
 
 impl<I: Iterator<Item = Record>> Frames<I> {
+    /// The frames `records` make, folded from `start`: frame 0 is `start`
+    /// itself.
     pub fn new(start: State, records: I) -> Self {
         Frames {
             records: records.peekable(),

@@ -14,7 +14,9 @@ use crate::puzzle::model::state::State;
 /// A start state and the operations to run on it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Scenario {
+    /// The state before the first operation.
     pub start: State,
+    /// The operations, in order.
     pub operations: Vec<Operation>,
     /// Let an unstable start fall before the first operation (those ticks
     /// are events and frames too).

@@ -25,17 +25,26 @@ pub enum SolveOutcome {
     /// `states_visited` counts every distinct state found, the final one
     /// included.
     Solved {
+        /// The answer.
         operations: Vec<Operation>,
+        /// Distinct states found.
         states_visited: usize,
     },
     /// Every reachable state was visited and none is free of shubbles.
-    Unsolvable { states_visited: usize },
+    Unsolvable {
+        /// Distinct states found: every reachable one.
+        states_visited: usize,
+    },
     /// The search stopped because it would have had to hold more than the
     /// allowed number of states; nothing is known about longer answers.
-    LimitReached { states_visited: usize },
+    LimitReached {
+        /// Distinct states found before the limit.
+        states_visited: usize,
+    },
 }
 
 impl SolveOutcome {
+    /// Distinct states found, whatever the outcome.
     pub fn states_visited(&self) -> usize {
         match *self {
             SolveOutcome::Solved { states_visited, .. }
@@ -59,6 +68,7 @@ impl SolveOutcome {
 /// An outcome and what it cost.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SolveReport {
+    /// What was found.
     pub outcome: SolveOutcome,
     /// States whose successors were generated.
     pub states_expanded: usize,
@@ -137,7 +147,12 @@ pub enum SolveError {
     UnstableStart,
     /// The engine does not agree that the answer found works. This is a
     /// bug in the solver; the answer is never given out.
-    ReplayMismatch { operations: String, result: String },
+    ReplayMismatch {
+        /// The answer, as an operation string.
+        operations: String,
+        /// What the engine makes of it.
+        result: String,
+    },
 }
 
 impl fmt::Display for SolveError {
