@@ -23,6 +23,7 @@
 
 #[cfg(feature = "cli")]
 pub mod cli;
+pub mod katazuke;
 pub mod puzzle;
 
 pub use puzzle::draw::animation::write_gif;

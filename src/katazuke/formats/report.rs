@@ -1,0 +1,263 @@
+//! The results of a refereed match, as `check` prints them: the JSON
+//! object of §14.1 and a report for people. Both are folds over the
+//! match's events and the reader's verdict.
+
+use serde::Serialize;
+
+use crate::katazuke::log::reader::{Diagnostic, Verdict};
+use crate::katazuke::model::code::Code;
+use crate::katazuke::model::event::{Event, Record};
+use crate::katazuke::model::team::{PerTeam, Team};
+use crate::katazuke::model::turn::Seconds;
+use crate::katazuke::rules::outcome::{MatchResult, CRITERIA};
+
+/// One game's line of the report.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct GameReport {
+    /// 1 or 2.
+    pub game: u8,
+    /// The first team.
+    pub first: Team,
+    /// `cleared`, `time` or `both-out`.
+    pub end: &'static str,
+    /// Turns played.
+    pub turns: u32,
+    /// Cells owned at the end.
+    pub territory: PerTeam<u32>,
+    /// Objects cleared.
+    pub objects: PerTeam<u32>,
+    /// Time charged, ms.
+    pub time_used: PerTeam<u64>,
+    /// More territory; none for a drawn game.
+    pub winner: Option<Team>,
+}
+
+/// The match's part of the report.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct MatchReport {
+    /// Games won.
+    pub wins: PerTeam<u32>,
+    /// Territory totals.
+    pub territory: PerTeam<u32>,
+    /// Objects totals.
+    pub objects: PerTeam<u32>,
+    /// Time totals, ms.
+    pub time_used: PerTeam<u64>,
+    /// The winner.
+    pub winner: Option<Team>,
+    /// The deciding criterion, 1 to 5.
+    pub criterion: Option<u8>,
+}
+
+/// What the events say about the match: its games' and its own results.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Results {
+    /// The teams' names.
+    pub names: PerTeam<String>,
+    /// Each game that ended.
+    pub games: Vec<GameReport>,
+    /// The match, once it ended.
+    pub result: Option<MatchResult>,
+    first: Option<Team>,
+}
+
+impl Results {
+    /// Folds one more event into the results.
+    pub fn apply(&mut self, record: &Record) {
+        match &record.event {
+            Event::MatchStart { teams, .. } => self.names = teams.clone(),
+            Event::GameStart { first, .. } => self.first = Some(*first),
+            Event::GameEnd {
+                reason,
+                territory,
+                objects,
+                time_used,
+                winner,
+            } => self.games.push(GameReport {
+                game: record.game.unwrap_or(0),
+                first: self.first.unwrap_or(Team::A),
+                end: reason.name(),
+                turns: record.turn,
+                territory: *territory,
+                objects: *objects,
+                time_used: *time_used,
+                winner: *winner,
+            }),
+            Event::MatchEnd {
+                wins,
+                territory,
+                objects,
+                time_used,
+                winner,
+                criterion,
+                janken,
+            } => {
+                self.result = Some(MatchResult {
+                    wins: *wins,
+                    territory: *territory,
+                    objects: *objects,
+                    time_used: *time_used,
+                    winner: *winner,
+                    criterion: *criterion,
+                    janken: *janken,
+                })
+            }
+            _ => {}
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct DiagnosticJson<'a> {
+    code: Code,
+    line: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    column: Option<Option<usize>>,
+    game: Option<u8>,
+    turn: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    team: Option<Option<Team>>,
+    message: &'a str,
+}
+
+#[derive(Serialize)]
+struct CheckJson<'a> {
+    valid: bool,
+    games: Option<&'a [GameReport]>,
+    #[serde(rename = "match")]
+    match_: Option<MatchReport>,
+    illegal: Vec<DiagnosticJson<'a>>,
+    warnings: Vec<DiagnosticJson<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<DiagnosticJson<'a>>,
+}
+
+/// The one JSON object `check --json` prints (§14.1), keys in its order.
+pub fn check_json(results: &Results, verdict: &Verdict) -> String {
+    let valid = verdict.error.is_none();
+    let illegal = verdict
+        .illegal
+        .iter()
+        .map(|d| DiagnosticJson {
+            code: d.code,
+            line: d.line,
+            column: None,
+            game: d.game,
+            turn: d.turn,
+            team: Some(d.team),
+            message: &d.message,
+        })
+        .collect();
+    let warnings = verdict
+        .warnings
+        .iter()
+        .map(|d| DiagnosticJson {
+            code: d.code,
+            line: d.line,
+            column: None,
+            game: d.game,
+            turn: d.turn,
+            team: None,
+            message: &d.message,
+        })
+        .collect();
+    let error = verdict.error.as_ref().map(|d: &Diagnostic| DiagnosticJson {
+        code: d.code,
+        line: d.line,
+        column: Some(d.column),
+        game: d.game,
+        turn: d.turn,
+        team: Some(d.team),
+        message: &d.message,
+    });
+    let json = CheckJson {
+        valid,
+        games: valid.then_some(results.games.as_slice()),
+        match_: results.result.filter(|_| valid).map(|result| MatchReport {
+            wins: result.wins,
+            territory: result.territory,
+            objects: result.objects,
+            time_used: result.time_used,
+            winner: result.winner,
+            criterion: result.criterion,
+        }),
+        illegal,
+        warnings,
+        error,
+    };
+    serde_json::to_string(&json).unwrap_or_default()
+}
+
+/// The report for people: a table per game, the totals, and who wins by
+/// which criterion.
+pub fn report_text(results: &Results) -> String {
+    let mut text = String::new();
+    let name = |team: Team| {
+        let name = &results.names[team];
+        if name == team.letter() {
+            team.to_string()
+        } else {
+            format!("{team} ({name})")
+        }
+    };
+    text += &format!("{} against {}\n\n", name(Team::A), name(Team::B));
+    text += &format!(
+        "{:<10} {:<8} {:>6}  {:>11}  {:>9}  {:>15}  {}\n",
+        "", "first", "turns", "territory", "objects", "time used (s)", "winner"
+    );
+    let row = |label: &str,
+               first: &str,
+               turns: String,
+               territory: PerTeam<u32>,
+               objects: PerTeam<u32>,
+               time: PerTeam<u64>,
+               winner: String| {
+        format!(
+            "{label:<10} {first:<8} {turns:>6}  {:>11}  {:>9}  {:>15}  {winner}\n",
+            format!("{} / {}", territory.a, territory.b),
+            format!("{} / {}", objects.a, objects.b),
+            format!("{} / {}", Seconds(time.a), Seconds(time.b)),
+        )
+    };
+    for game in &results.games {
+        let end = match game.end {
+            "time" => "time",
+            "cleared" => "cleared",
+            _ => "both out",
+        };
+        text += &row(
+            &format!("game {}", game.game),
+            game.first.letter(),
+            game.turns.to_string(),
+            game.territory,
+            game.objects,
+            game.time_used,
+            format!(
+                "{} (end: {end})",
+                game.winner
+                    .map_or("drawn".to_string(), |team| team.to_string())
+            ),
+        );
+    }
+    if let Some(result) = &results.result {
+        text += &row(
+            "total",
+            "",
+            String::new(),
+            result.territory,
+            result.objects,
+            result.time_used,
+            format!("wins {} / {}", result.wins.a, result.wins.b),
+        );
+        text += "\n(A / B in every column)\n";
+        text += &match (result.winner, result.criterion) {
+            (Some(team), Some(criterion)) => format!(
+                "match: {} wins by criterion {criterion} ({})\n",
+                name(team),
+                CRITERIA[usize::from(criterion) - 1]
+            ),
+            _ => "match: tied on criteria 1-4: to be decided by janken (§9.4)\n".to_string(),
+        };
+    }
+    text
+}

@@ -1,0 +1,505 @@
+//! The lines of a `.ktz` match log (§11.2, §11.3, §10.6.7), one at a time:
+//! each is split into its tokens (with their columns) and its comment, and
+//! read as what it is. Whether it is allowed where it stands is the
+//! reader's business (`super::reader`).
+
+use crate::katazuke::model::code::Code;
+use crate::katazuke::model::field::{Cell, Size};
+use crate::katazuke::model::team::Team;
+use crate::katazuke::model::turn::{Item, Play, Step};
+
+/// A word of a line and the column it starts at (from 1, in characters).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Token<'a> {
+    /// The text.
+    pub text: &'a str,
+    /// Its first character's column, from 1.
+    pub column: usize,
+}
+
+/// What is wrong with a line, and where in it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LineError {
+    /// Which rule of §10.2.
+    pub code: Code,
+    /// What is wrong, ending with the section.
+    pub message: String,
+    /// From 1; none when the whole line is meant.
+    pub column: Option<usize>,
+}
+
+impl LineError {
+    pub(crate) fn new(code: Code, message: impl Into<String>, column: usize) -> LineError {
+        LineError {
+            code,
+            message: message.into(),
+            column: Some(column),
+        }
+    }
+
+    fn syntax(message: impl Into<String>, column: usize) -> LineError {
+        LineError::new(Code::Syntax, message, column)
+    }
+}
+
+/// A line split into its content and its comment.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Split<'a> {
+    /// Before `#`, as written.
+    pub content: &'a str,
+    /// After `#`, trimmed; none when the line has no `#`.
+    pub comment: Option<&'a str>,
+    /// The content's words.
+    pub tokens: Vec<Token<'a>>,
+    /// The content starts with a space or tab (field rows are indented).
+    pub indented: bool,
+}
+
+/// Splits `line` (§11.2: `#` starts a comment to the end of the line, even
+/// inside a header value; tokens are separated by any run of spaces).
+pub fn split(line: &str) -> Split<'_> {
+    let (content, comment) = match line.find('#') {
+        Some(at) => (&line[..at], Some(line[at + 1..].trim())),
+        None => (line, None),
+    };
+    let mut tokens = Vec::new();
+    let mut start: Option<(usize, usize)> = None;
+    for (column, (offset, c)) in content.char_indices().enumerate() {
+        let blank = c == ' ' || c == '\t' || c == '\r';
+        match (blank, start) {
+            (false, None) => start = Some((offset, column + 1)),
+            (true, Some((from, column))) => {
+                tokens.push(Token {
+                    text: &content[from..offset],
+                    column,
+                });
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    if let Some((from, column)) = start {
+        tokens.push(Token {
+            text: &content[from..],
+            column,
+        });
+    }
+    Split {
+        content,
+        comment,
+        tokens,
+        indented: content.starts_with([' ', '\t']),
+    }
+}
+
+/// The key of a `key: value` line and the value's tokens, when the line is
+/// one: the text before the first `:` is a key when it is words of letters
+/// (`team time`, `A start`) or an `x-` name. Turn lines, whose `:` is inside
+/// an item or a duration, are not.
+pub fn key_value<'a>(split: &Split<'a>) -> Option<(String, Vec<Token<'a>>, usize)> {
+    let content = split.content;
+    let colon = content.find(':')?;
+    let key = content[..colon].trim();
+    let is_key = if let Some(name) = key.strip_prefix("x-") {
+        !name.is_empty() && !name.contains([' ', '\t'])
+    } else {
+        !key.is_empty() && key.chars().all(|c| c.is_ascii_alphabetic() || c == ' ')
+    };
+    if !is_key {
+        return None;
+    }
+    let key_column = split.tokens.first().map_or(1, |token| token.column);
+    let words: Vec<&str> = key.split_whitespace().collect();
+    let value: Vec<Token<'a>> = split
+        .tokens
+        .iter()
+        .copied()
+        .skip_while(|token| !token.text.contains(':'))
+        .enumerate()
+        .filter_map(|(i, token)| {
+            if i > 0 {
+                return Some(token);
+            }
+            // The token holding the colon: whatever follows it is the
+            // first word of the value (`first:A`).
+            let colon = token.text.find(':')? + 1;
+            let after = &token.text[colon..];
+            (!after.is_empty()).then(|| Token {
+                text: after,
+                column: token.column + token.text[..colon].chars().count(),
+            })
+        })
+        .collect();
+    Some((words.join(" "), value, key_column))
+}
+
+/// A duration in ms (§7.1, §11.2): `2.5` (seconds, at most three
+/// decimals) or `1:02.5` (minutes, two-digit seconds 00 to 59).
+pub fn duration(text: &str) -> Option<u64> {
+    let (minutes, seconds) = match text.split_once(':') {
+        Some((minutes, seconds)) => {
+            let whole = seconds.split('.').next().unwrap_or("");
+            if whole.len() != 2 {
+                return None;
+            }
+            (Some(digits(minutes)?), seconds)
+        }
+        None => (None, text),
+    };
+    let (whole, fraction) = match seconds.split_once('.') {
+        Some((whole, fraction)) => (whole, Some(fraction)),
+        None => (seconds, None),
+    };
+    let whole = digits(whole)?;
+    if minutes.is_some() && whole > 59 {
+        return None;
+    }
+    let thousandths = match fraction {
+        None => 0,
+        Some(fraction) if (1..=3).contains(&fraction.len()) => {
+            let padded = format!("{fraction:0<3}");
+            digits(&padded)?
+        }
+        Some(_) => return None,
+    };
+    let seconds = minutes.unwrap_or(0).checked_mul(60)?.checked_add(whole)?;
+    seconds.checked_mul(1000)?.checked_add(thousandths)
+}
+
+/// A run of ASCII digits as a number.
+pub fn digits(text: &str) -> Option<u64> {
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    text.parse().ok()
+}
+
+/// A cell of a field of `size` (§10.6.7: a lowercase letter and digits is a
+/// cell name, E-CELL when the field has no such cell; anything else is
+/// E-SYNTAX).
+pub fn cell(token: Token<'_>, size: Size, text: &str) -> Result<Cell, LineError> {
+    let cell = Cell::parse(text).ok_or_else(|| {
+        LineError::syntax(
+            format!("expected a cell such as b3, found {text:?}"),
+            token.column,
+        )
+    })?;
+    if !size.contains(cell) {
+        return Err(LineError::new(
+            Code::Cell,
+            format!("{text} is not a cell of the {size} field (§1.2)"),
+            token.column,
+        ));
+    }
+    Ok(cell)
+}
+
+/// True when a token is an item: a cell name, then optionally `:N` or `xN`.
+fn looks_like_item(text: &str) -> bool {
+    let mut chars = text.chars();
+    chars.next().is_some_and(|c| c.is_ascii_lowercase())
+        && chars.next().is_some_and(|c| c.is_ascii_digit())
+}
+
+/// One entry of a clear or place: `b3`, `b3:2`, or the short `b3x2`.
+fn item(token: Token<'_>, size: Size) -> Result<Item, LineError> {
+    let text = token.text;
+    // After the column letter (which may itself be an x): `x3x2` is x3, 2.
+    let split_at = text
+        .get(1..)
+        .and_then(|rest| rest.find([':', 'x']))
+        .map(|at| at + 1);
+    let (name, count) = match split_at {
+        Some(at) => (&text[..at], Some(&text[at + 1..])),
+        None => (text, None),
+    };
+    let cell = cell(token, size, name)?;
+    let count = match count {
+        None => 1,
+        Some(count) => match digits(count) {
+            Some(n) if n >= 1 => u32::try_from(n).unwrap_or(u32::MAX),
+            _ => {
+                return Err(LineError::syntax(
+                    format!("{text:?}: the number of objects is a whole number from 1"),
+                    token.column,
+                ))
+            }
+        },
+    };
+    Ok(Item { cell, count })
+}
+
+/// A turn line, read (§11.2): `[N.] TEAM (DURATION STEPS | timeout)`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TurnLine {
+    /// The written turn number, if any.
+    pub number: Option<u32>,
+    /// The team as written.
+    pub team: Team,
+    /// What the turn did.
+    pub play: Play,
+    /// The column of each step's word, for messages; and of each entry of
+    /// a clear or place.
+    pub columns: Vec<(usize, Vec<usize>)>,
+}
+
+/// The team a turn line names, before the rest is read: the team of
+/// messages about the line (§10.6.4).
+pub fn turn_team(split: &Split<'_>) -> Option<Team> {
+    let mut tokens = split.tokens.iter();
+    let first = tokens.next()?;
+    let team = if first.text.ends_with('.') && digits(&first.text[..first.text.len() - 1]).is_some()
+    {
+        tokens.next()?
+    } else {
+        first
+    };
+    Team::from_letter(team.text)
+}
+
+/// True when a line looks like a turn: a team letter, or a turn number and
+/// a dot, first.
+pub fn is_turn(split: &Split<'_>) -> bool {
+    split.tokens.first().is_some_and(|first| {
+        Team::from_letter(first.text).is_some()
+            || (first.text.ends_with('.') && digits(&first.text[..first.text.len() - 1]).is_some())
+    })
+}
+
+/// Reads a turn line of a game on a field of `size`.
+pub fn turn(split: &Split<'_>, size: Size) -> Result<TurnLine, LineError> {
+    let tokens = &split.tokens;
+    let mut at = 0;
+    let mut number = None;
+    if let Some(first) = tokens.first() {
+        if let Some(digits_part) = first.text.strip_suffix('.') {
+            let n = digits(digits_part).ok_or_else(|| {
+                LineError::syntax(format!("bad turn number {:?}", first.text), first.column)
+            })?;
+            number = Some(u32::try_from(n).unwrap_or(u32::MAX));
+            at = 1;
+        }
+    }
+    let Some(team_token) = tokens.get(at) else {
+        let column = tokens.last().map_or(1, |token| token.column);
+        return Err(LineError::syntax("expected a team, A or B", column));
+    };
+    let team = Team::from_letter(team_token.text).ok_or_else(|| {
+        LineError::syntax(
+            format!("expected a team, A or B, found {:?}", team_token.text),
+            team_token.column,
+        )
+    })?;
+    at += 1;
+    let Some(next) = tokens.get(at) else {
+        return Err(LineError::syntax(
+            "expected a duration or timeout after the team",
+            team_token.column + team_token.text.chars().count() + 1,
+        ));
+    };
+    if next.text == "timeout" {
+        if let Some(extra) = tokens.get(at + 1) {
+            return Err(LineError::syntax(
+                format!("nothing may follow timeout, found {:?}", extra.text),
+                extra.column,
+            ));
+        }
+        return Ok(TurnLine {
+            number,
+            team,
+            play: Play::Timeout,
+            columns: Vec::new(),
+        });
+    }
+    let duration = duration(next.text).ok_or_else(|| {
+        LineError::syntax(format!("bad duration {:?} (§7.1)", next.text), next.column)
+    })?;
+    at += 1;
+    let mut steps = Vec::new();
+    let mut columns = Vec::new();
+    while let Some(word) = tokens.get(at) {
+        at += 1;
+        let step = match word.text {
+            "clear" | "c" | "place" | "p" => {
+                let mut items = Vec::new();
+                let mut item_columns = Vec::new();
+                while let Some(token) = tokens.get(at).filter(|token| looks_like_item(token.text)) {
+                    items.push(item(*token, size)?);
+                    item_columns.push(token.column);
+                    at += 1;
+                }
+                if items.is_empty() {
+                    return Err(LineError::syntax(
+                        format!("{} needs at least one cell", word.text),
+                        word.column,
+                    ));
+                }
+                columns.push((word.column, item_columns));
+                if matches!(word.text, "clear" | "c") {
+                    Step::Clear(items)
+                } else {
+                    Step::Place(items)
+                }
+            }
+            "move" | "m" => {
+                let Some(target) = tokens.get(at) else {
+                    return Err(LineError::syntax("move needs a cell", word.column));
+                };
+                at += 1;
+                columns.push((word.column, vec![target.column]));
+                Step::Move(cell(*target, size, target.text)?)
+            }
+            "pass" | "-" => {
+                columns.push((word.column, Vec::new()));
+                Step::Pass
+            }
+            "empty" | "e" => {
+                columns.push((word.column, Vec::new()));
+                Step::Empty
+            }
+            other => {
+                return Err(LineError::syntax(
+                    format!("unknown step {other:?}: expected clear, place, move, pass or empty"),
+                    word.column,
+                ))
+            }
+        };
+        steps.push(step);
+    }
+    Ok(TurnLine {
+        number,
+        team,
+        play: Play::Steps { duration, steps },
+        columns,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FIVE: Size = Size {
+        rows: 5,
+        columns: 5,
+    };
+
+    #[test]
+    fn lines_split_into_tokens_with_columns_and_a_comment() {
+        let line = split(" 1. A 3.0 clear b1:2 a2:2      # two cells claimed");
+        let words: Vec<(&str, usize)> = line.tokens.iter().map(|t| (t.text, t.column)).collect();
+        assert_eq!(
+            words,
+            [
+                ("1.", 2),
+                ("A", 5),
+                ("3.0", 7),
+                ("clear", 11),
+                ("b1:2", 17),
+                ("a2:2", 22)
+            ]
+        );
+        assert_eq!(line.comment, Some("two cells claimed"));
+        assert!(line.indented);
+        assert_eq!(split("event: a # b").comment, Some("b"));
+    }
+
+    #[test]
+    fn durations_take_both_forms() {
+        assert_eq!(duration("2.5"), Some(2500));
+        assert_eq!(duration("3"), Some(3000));
+        assert_eq!(duration("0:02.700"), Some(2700));
+        assert_eq!(duration("1:02.5"), Some(62_500));
+        assert_eq!(duration("0.001"), Some(1));
+        for bad in [
+            "2,5", ".5", "1.2345", "1:2.5", "1:60", "-1", "", "1.", "a", "1:02:03",
+        ] {
+            assert_eq!(duration(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn keys_are_words_of_letters_and_turns_are_not_keys() {
+        let key = |line: &str| {
+            key_value(&split(line)).map(|(key, value, _)| {
+                (
+                    key,
+                    value.iter().map(|t| t.text.to_string()).collect::<Vec<_>>(),
+                )
+            })
+        };
+        assert_eq!(
+            key("team time: 20"),
+            Some(("team time".into(), vec!["20".into()]))
+        );
+        assert_eq!(
+            key("B start: d4* d2"),
+            Some(("B start".into(), vec!["d4*".into(), "d2".into()]))
+        );
+        assert_eq!(key("first:A"), Some(("first".into(), vec!["A".into()])));
+        assert_eq!(
+            key("x-venue2: hall"),
+            Some(("x-venue2".into(), vec!["hall".into()]))
+        );
+        assert_eq!(key("field:"), Some(("field".into(), vec![])));
+        assert_eq!(key("A 3.0 clear b1:2"), None);
+        assert_eq!(key("1. A 0:03 pass"), None);
+    }
+
+    #[test]
+    fn turns_read_in_long_and_short_forms() {
+        let read = |line: &str| turn(&split(line), FIVE);
+        let long = read(" 3. A 4.0 pass empty").unwrap();
+        assert_eq!(long.number, Some(3));
+        assert_eq!(
+            long.play,
+            Play::Steps {
+                duration: 4000,
+                steps: vec![Step::Pass, Step::Empty]
+            }
+        );
+        let short = read("B 2 c b3x2 a1 e").unwrap();
+        let Play::Steps { steps, .. } = short.play else {
+            panic!("steps")
+        };
+        assert_eq!(steps.len(), 2);
+        assert_eq!(
+            steps[0],
+            Step::Clear(vec![
+                Item {
+                    cell: Cell::parse("b3").unwrap(),
+                    count: 2
+                },
+                Item {
+                    cell: Cell::parse("a1").unwrap(),
+                    count: 1
+                }
+            ])
+        );
+        assert_eq!(read("A timeout").unwrap().play, Play::Timeout);
+        let no_steps = read("A 0.5").unwrap();
+        assert_eq!(
+            no_steps.play,
+            Play::Steps {
+                duration: 500,
+                steps: vec![]
+            }
+        );
+    }
+
+    #[test]
+    fn bad_turns_name_the_token() {
+        let error = |line: &str| turn(&split(line), FIVE).unwrap_err();
+        let bad = error("27. B 2,5 clear d2:3");
+        assert_eq!((bad.code, bad.column), (Code::Syntax, Some(7)));
+        assert_eq!(bad.message, "bad duration \"2,5\" (§7.1)");
+        let outside = error("B 5.0 clear a12x2 b4 empty");
+        assert_eq!((outside.code, outside.column), (Code::Cell, Some(13)));
+        assert_eq!(outside.message, "a12 is not a cell of the 5x5 field (§1.2)");
+        assert_eq!(error("A 1 clear b1:0").code, Code::Syntax);
+        assert_eq!(error("A 1 Clear b1").code, Code::Syntax);
+        assert_eq!(error("A 1 move B2").code, Code::Syntax);
+        assert_eq!(error("C 1 pass").code, Code::Syntax);
+        assert_eq!(error("A timeout pass").code, Code::Syntax);
+        assert_eq!(error("A 1 clear").code, Code::Syntax);
+    }
+}

@@ -1,0 +1,13 @@
+//! 片付けマス (Katazuke-masu), the two-team territory game of
+//! KATAZUKE.md: a referee of match logs and its replay GIF.
+//!
+//! The stages, each knowing nothing of the ones after it: [`model`]
+//! (teams, the field, parameters, turns, events, a game's state as a fold
+//! over them), [`rules`] (a game refereed turn by turn into events; the
+//! match decided), [`log`] (the `.ktz` format read and referee'd from the
+//! top, and written back canonically).
+
+pub mod formats;
+pub mod log;
+pub mod model;
+pub mod rules;

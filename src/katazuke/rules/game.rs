@@ -1,0 +1,539 @@
+//! One game refereed turn by turn (§3–§8): each turn is checked against
+//! the state, and what it does comes out as events, which the referee folds
+//! into its own state before handing them on.
+
+use std::fmt;
+
+use crate::katazuke::model::code::Code;
+use crate::katazuke::model::event::Event;
+use crate::katazuke::model::field::Cell;
+use crate::katazuke::model::params::Params;
+use crate::katazuke::model::state::GameState;
+use crate::katazuke::model::team::{PerTeam, Team};
+use crate::katazuke::model::turn::{Item, Play, Step, Turn};
+
+/// What to do with a turn that breaks a rule of its steps (§10.5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Policy {
+    /// Stop at the first rule broken (the default: a referee that guesses
+    /// hides scorekeeping mistakes).
+    #[default]
+    Strict,
+    /// Count the turn as a pass with its duration charged, and go on.
+    Pass,
+}
+
+/// A rule a turn breaks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Violation {
+    /// Which.
+    pub code: Code,
+    /// What is wrong, ending with the rule's section.
+    pub message: String,
+    /// Where in the turn: the step, and the entry of a clear or place.
+    pub at: Option<(usize, Option<usize>)>,
+}
+
+impl Violation {
+    fn new(code: Code, message: String) -> Violation {
+        Violation {
+            code,
+            message,
+            at: None,
+        }
+    }
+
+    fn at(mut self, step: usize, item: Option<usize>) -> Violation {
+        self.at = Some((step, item));
+        self
+    }
+}
+
+impl fmt::Display for Violation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+/// A warning about a turn (§10.4).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Warning {
+    /// Which.
+    pub code: Code,
+    /// What, ending with the section.
+    pub message: String,
+    /// The step it is about, if one.
+    pub step: Option<usize>,
+}
+
+/// What became of a turn that was refereed.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Played {
+    /// Its warnings, in the order of its steps.
+    pub warnings: Vec<Warning>,
+    /// The rule it broke, when [`Policy::Pass`] counted it as a pass.
+    pub illegal: Option<Violation>,
+}
+
+/// A game being refereed.
+#[derive(Clone, Debug)]
+pub struct GameReferee {
+    state: GameState,
+    policy: Policy,
+}
+
+impl GameReferee {
+    /// Starts game `game`: the three start cells are cleared by the referee
+    /// and owned, and the game ends at once if nothing is left (§3, §8.1).
+    /// `start` gives each team's cells, `current` the current one of each.
+    pub fn start(
+        game: u8,
+        params: &Params,
+        first: Team,
+        start: PerTeam<Vec<Cell>>,
+        current: PerTeam<Cell>,
+        policy: Policy,
+        emit: &mut impl FnMut(&GameState, Event),
+    ) -> GameReferee {
+        let size = params.field.size();
+        let mut counts = params.field.counts().to_vec();
+        let mut removed = Vec::new();
+        for team in [first, first.other()] {
+            for &cell in &start[team] {
+                let count = &mut counts[size.index(cell)];
+                removed.push(Item {
+                    cell,
+                    count: *count,
+                });
+                *count = 0;
+            }
+        }
+        let state = GameState::start(game, params, first, counts.clone(), &start, current);
+        let mut referee = GameReferee { state, policy };
+        let field = counts
+            .chunks(usize::from(size.columns))
+            .map(<[u32]>::to_vec)
+            .collect();
+        referee.record(
+            Event::GameStart {
+                first,
+                field,
+                start,
+                current,
+                removed,
+                params: params.clone(),
+            },
+            emit,
+        );
+        referee.end_if_over(emit);
+        referee
+    }
+
+    /// The game as it stands.
+    pub fn state(&self) -> &GameState {
+        &self.state
+    }
+
+    /// Referees one turn written as turn number `number` (if written) and
+    /// says what became of it. Checked in the order of §10.6.8: the game has
+    /// not ended, the number is the next, the team is the one to move; then
+    /// the time (a turn that overran is neither checked nor applied, §7.2);
+    /// then each step in order. Under [`Policy::Pass`] a turn that breaks a
+    /// step rule is charged as a pass instead of failing.
+    pub fn play(
+        &mut self,
+        turn: &Turn,
+        number: Option<u32>,
+        comment: Option<&str>,
+        emit: &mut impl FnMut(&GameState, Event),
+    ) -> Result<Played, Violation> {
+        let state = &self.state;
+        if let Some(reason) = state.ended {
+            return Err(Violation::new(
+                Code::AfterEnd,
+                format!(
+                    "game {} ended after turn {} ({reason}) (§8.3)",
+                    state.game, state.turns
+                ),
+            ));
+        }
+        let expected = state.turns + 1;
+        if let Some(number) = number.filter(|&number| number != expected) {
+            return Err(Violation::new(
+                Code::TurnNumber,
+                format!("turn number {number}, expected {expected} (§11.2)"),
+            ));
+        }
+        if turn.team != state.to_move {
+            return Err(Violation::new(
+                Code::Team,
+                format!("it is {}'s turn, not {}'s (§4.1)", state.to_move, turn.team),
+            ));
+        }
+        let team = turn.team;
+        let left = state.time_left(team);
+        let mut warnings = Vec::new();
+        let mut illegal = None;
+        let charged = match &turn.play {
+            Play::Timeout => {
+                self.begin(team, emit);
+                self.record(
+                    Event::Timeout {
+                        team,
+                        recorded: None,
+                        charged: left,
+                    },
+                    emit,
+                );
+                left
+            }
+            Play::Steps { duration, .. } if *duration > left => {
+                warnings.push(Warning {
+                    code: Code::Overtime,
+                    message: format!(
+                        "the turn ended after the time had run out; nothing applied, {left} ms charged (§7.2)"
+                    ),
+                    step: None,
+                });
+                self.begin(team, emit);
+                self.record(
+                    Event::Timeout {
+                        team,
+                        recorded: Some(*duration),
+                        charged: left,
+                    },
+                    emit,
+                );
+                left
+            }
+            Play::Steps { duration, steps } => match check(&self.state, team, steps) {
+                Ok(noops) => {
+                    if *duration == 0 {
+                        warnings.push(Warning {
+                            code: Code::ZeroDuration,
+                            message: "a completed turn of 0 s (§10.4)".into(),
+                            step: None,
+                        });
+                    }
+                    warnings.extend(noops.into_iter().map(|step| Warning {
+                        code: Code::EmptyNoop,
+                        message: "emptying an empty container (§5.5)".into(),
+                        step: Some(step),
+                    }));
+                    self.begin(team, emit);
+                    for step in steps {
+                        self.apply(team, step, emit);
+                    }
+                    *duration
+                }
+                Err(violation) if self.policy == Policy::Pass => {
+                    self.begin(team, emit);
+                    self.record(
+                        Event::Illegal {
+                            team,
+                            code: violation.code,
+                            message: violation.message.clone(),
+                        },
+                        emit,
+                    );
+                    illegal = Some(violation);
+                    *duration
+                }
+                Err(violation) => return Err(violation),
+            },
+        };
+        self.charge(team, charged, comment, emit);
+        Ok(Played { warnings, illegal })
+    }
+
+    fn begin(&mut self, team: Team, emit: &mut impl FnMut(&GameState, Event)) {
+        let state = &self.state;
+        let event = Event::TurnStart {
+            team,
+            role: state.role(team),
+            team_left: state.team_left[team],
+            game_left: state.game_left,
+        };
+        self.record(event, emit);
+    }
+
+    /// Charges the turn's time to both clocks (§7.2), puts a team whose
+    /// clock is empty out (§7.4), ends the turn and, if it is over, the
+    /// game.
+    fn charge(
+        &mut self,
+        team: Team,
+        charged: u64,
+        comment: Option<&str>,
+        emit: &mut impl FnMut(&GameState, Event),
+    ) {
+        let state = &self.state;
+        let mut team_left = state.team_left;
+        team_left[team] -= charged;
+        let game_left = state.game_left - charged;
+        if team_left[team] == 0 && !state.out[team] {
+            self.record(Event::TeamOut { team }, emit);
+        }
+        self.record(
+            Event::TurnEnd {
+                team,
+                charged,
+                team_left,
+                game_left,
+                comment: comment.map(str::to_string),
+            },
+            emit,
+        );
+        self.end_if_over(emit);
+    }
+
+    fn end_if_over(&mut self, emit: &mut impl FnMut(&GameState, Event)) {
+        let state = &self.state;
+        let Some(reason) = state.end_reason() else {
+            return;
+        };
+        let territory = PerTeam::from_fn(|team| state.territory(team));
+        let winner = if territory.a > territory.b {
+            Some(Team::A)
+        } else if territory.b > territory.a {
+            Some(Team::B)
+        } else {
+            None
+        };
+        let event = Event::GameEnd {
+            reason,
+            territory,
+            objects: state.cleared,
+            time_used: state.time_used,
+            winner,
+        };
+        self.record(event, emit);
+    }
+
+    /// What one checked step does, as events.
+    fn apply(&mut self, team: Team, step: &Step, emit: &mut impl FnMut(&GameState, Event)) {
+        match step {
+            Step::Clear(items) => {
+                let load = self.state.load[team] + items.iter().map(|item| item.count).sum::<u32>();
+                let claimed: Vec<Cell> = items
+                    .iter()
+                    .filter(|item| self.state.count(item.cell) == item.count)
+                    .map(|item| item.cell)
+                    .collect();
+                let event = Event::Clear {
+                    team,
+                    items: items.clone(),
+                    load,
+                };
+                self.record(event, emit);
+                for cell in claimed {
+                    self.record(Event::Claim { team, cell }, emit);
+                }
+            }
+            Step::Place(items) => {
+                let stock =
+                    self.state.stock[team] - items.iter().map(|item| item.count).sum::<u32>();
+                let cancelled: Vec<(Cell, Team, bool)> = items
+                    .iter()
+                    .filter_map(|item| {
+                        let owner = self.state.owner(item.cell)?;
+                        Some((
+                            item.cell,
+                            owner,
+                            self.state.current[owner] == Some(item.cell),
+                        ))
+                    })
+                    .collect();
+                let event = Event::Place {
+                    team,
+                    items: items.clone(),
+                    stock,
+                };
+                self.record(event, emit);
+                for (cell, owner, was_current) in cancelled {
+                    let event = Event::Cancel {
+                        cell,
+                        owner,
+                        was_current,
+                    };
+                    self.record(event, emit);
+                }
+            }
+            &Step::Move(to) => {
+                let from = self.state.current[team];
+                self.record(Event::Move { team, from, to }, emit);
+            }
+            Step::Pass => self.record(Event::Pass { team }, emit),
+            Step::Empty => {
+                let amount = self.state.load[team];
+                self.record(Event::Empty { team, amount }, emit);
+            }
+        }
+    }
+
+    fn record(&mut self, event: Event, emit: &mut impl FnMut(&GameState, Event)) {
+        self.state.apply(&event);
+        emit(&self.state, event);
+    }
+}
+
+/// Checks a turn's steps against `state`, in order (§4.3, §5, §10.6.8),
+/// without applying them; on success, the steps that empty an empty
+/// container (warned of, not refused).
+fn check(state: &GameState, team: Team, steps: &[Step]) -> Result<Vec<usize>, Violation> {
+    let mut action = false;
+    let mut emptied = false;
+    let mut load = state.load[team];
+    let mut noops = Vec::new();
+    let current = state.current[team];
+    for (index, step) in steps.iter().enumerate() {
+        let fail = |code, message: String| Violation::new(code, message).at(index, None);
+        if step.is_action() && action {
+            return Err(fail(
+                Code::Actions,
+                format!(
+                    "a turn has exactly one action; {} is a second one (§4.3)",
+                    step.word()
+                ),
+            ));
+        }
+        action |= step.is_action();
+        match step {
+            Step::Clear(items) => {
+                duplicates(step, items, index)?;
+                if emptied {
+                    return Err(fail(
+                        Code::ClearAfterEmpty,
+                        "no clear after emptying the container in the same turn (§5.5)".into(),
+                    ));
+                }
+                let current = current.ok_or_else(|| no_current(step, team).at(index, None))?;
+                adjacent(step, items, team, current, index)?;
+                for (place, item) in items.iter().enumerate() {
+                    let holds = state.count(item.cell);
+                    if item.count > holds {
+                        return Err(Violation::new(
+                            Code::TooMany,
+                            format!(
+                                "clear {}:{}: {} holds {holds} (§5.1)",
+                                item.cell, item.count, item.cell
+                            ),
+                        )
+                        .at(index, Some(place)));
+                    }
+                }
+                let total: u32 = items.iter().map(|item| item.count).sum();
+                if load + total > state.params.capacity {
+                    return Err(fail(
+                        Code::Capacity,
+                        format!(
+                            "clear of {total} with load {load} exceeds the capacity {} (§5.1)",
+                            state.params.capacity
+                        ),
+                    ));
+                }
+                load += total;
+            }
+            Step::Place(items) => {
+                duplicates(step, items, index)?;
+                let current = current.ok_or_else(|| no_current(step, team).at(index, None))?;
+                adjacent(step, items, team, current, index)?;
+                let total: u32 = items.iter().map(|item| item.count).sum();
+                let stock = state.stock[team];
+                if total > stock {
+                    return Err(fail(
+                        Code::Stock,
+                        format!("place of {total} with {stock} left in stock (§5.3)"),
+                    ));
+                }
+            }
+            &Step::Move(to) => {
+                if state.owner(to) != Some(team) {
+                    return Err(fail(
+                        Code::MoveNotOwn,
+                        format!("move {to}: {to} is not {team}'s territory (§5.2)"),
+                    ));
+                }
+                if current == Some(to) {
+                    return Err(fail(
+                        Code::MoveSame,
+                        format!("move {to}: {to} is already {team}'s current territory (§5.2)"),
+                    ));
+                }
+            }
+            Step::Pass => {}
+            Step::Empty => {
+                if emptied {
+                    return Err(fail(
+                        Code::EmptyTwice,
+                        "the container is emptied at most once per turn (§5.5)".into(),
+                    ));
+                }
+                emptied = true;
+                if load == 0 {
+                    noops.push(index);
+                }
+                load = 0;
+            }
+        }
+    }
+    if !action {
+        return Err(Violation::new(
+            Code::Actions,
+            "a turn has exactly one action; none given (§4.3)".into(),
+        ));
+    }
+    Ok(noops)
+}
+
+fn duplicates(step: &Step, items: &[Item], index: usize) -> Result<(), Violation> {
+    for (place, item) in items.iter().enumerate() {
+        if items[..place]
+            .iter()
+            .any(|earlier| earlier.cell == item.cell)
+        {
+            return Err(Violation::new(
+                Code::DupCell,
+                format!("{}: {} is listed twice (§5.1)", step.word(), item.cell),
+            )
+            .at(index, Some(place)));
+        }
+    }
+    Ok(())
+}
+
+fn no_current(step: &Step, team: Team) -> Violation {
+    Violation::new(
+        Code::NoCurrent,
+        format!("{}: {team} has no current territory (§6.4)", step.word()),
+    )
+}
+
+fn adjacent(
+    step: &Step,
+    items: &[Item],
+    team: Team,
+    current: Cell,
+    index: usize,
+) -> Result<(), Violation> {
+    let section = if matches!(step, Step::Clear(_)) {
+        "§5.1"
+    } else {
+        "§5.3"
+    };
+    for (place, item) in items.iter().enumerate() {
+        if !item.cell.touches(current) {
+            return Err(Violation::new(
+                Code::NotAdjacent,
+                format!(
+                    "{} {}: {} is not adjacent to {team}'s current territory {current} ({section})",
+                    step.word(),
+                    item.cell,
+                    item.cell
+                ),
+            )
+            .at(index, Some(place)));
+        }
+    }
+    Ok(())
+}
