@@ -11,3 +11,7 @@ pub mod formats;
 pub mod log;
 pub mod model;
 pub mod rules;
+
+/// How the hidden temporary files that `katazuke` writes beside its outputs
+/// begin (`.katazuke-XXXXXX.tmp`, renamed over the output when complete).
+pub const TEMPORARY_PREFIX: &str = ".katazuke-";

@@ -124,6 +124,24 @@ impl Palette {
         Palette::new(colours)
     }
 
+    /// `inks`, then `BLEND_STEPS - 1` blends between each pair of `pairs`
+    /// (indices into `inks`): for a game with more inks than the 256
+    /// colours of every pairing allow, whose text and anti-aliased edges
+    /// only ever lie over a few of the others.
+    pub fn with_blends_between(
+        inks: &[[u8; 3]],
+        pairs: &[(usize, usize)],
+    ) -> Result<Palette, PaletteError> {
+        let mut colours = inks.to_vec();
+        for &(a, b) in pairs {
+            let (Some(&a), Some(&b)) = (inks.get(a), inks.get(b)) else {
+                continue;
+            };
+            colours.extend((1..BLEND_STEPS).map(|part| blend(a, b, part, BLEND_STEPS)));
+        }
+        Palette::new(colours)
+    }
+
     /// How many colours the palette has (1 to [`MAX_COLOURS`]).
     pub fn len(&self) -> usize {
         self.colours.len()
@@ -292,6 +310,10 @@ mod tests {
             "a palette of 257 colours does not fit a GIF: at most 256"
         );
         assert_eq!(Palette::new(vec![WHITE; 256]).unwrap().len(), 256);
+        let some = Palette::with_blends_between(&INKS, &[(1, 2), (0, 3)]).unwrap();
+        assert_eq!(some.len(), 4 + 2 * 7);
+        assert!(some.colours().contains(&blend(WHITE, BLUE, 4, 8)));
+        assert!(!some.colours().contains(&blend(WHITE, ORANGE, 4, 8)));
         // Equal entries: the first is the one pixels get.
         assert_eq!(
             Palette::new(vec![BLUE, WHITE, BLUE])

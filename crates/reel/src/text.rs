@@ -81,13 +81,42 @@ pub fn width(text: &str, size: f32) -> f32 {
     total
 }
 
+/// Which point of a line of text a position names, across.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Anchor {
+    /// The start of the text.
+    Left,
+    /// Its middle.
+    Centre,
+    /// Its end.
+    Right,
+}
+
 /// Draws `text` upright, centred on `(x, y)` (the middle of its digits and
 /// capitals), `size` pixels per em. Whatever falls outside the pixmap is
 /// dropped.
-pub fn draw_centred(pixmap: &mut Pixmap, text: &str, (x, y): (f32, f32), size: f32, ink: TextInk) {
+pub fn draw_centred(pixmap: &mut Pixmap, text: &str, at: (f32, f32), size: f32, ink: TextInk) {
+    draw(pixmap, text, at, Anchor::Centre, size, ink);
+}
+
+/// Draws `text` upright, its `anchor` at `x` and the middle of its digits
+/// and capitals at `y`, `size` pixels per em. Whatever falls outside the
+/// pixmap is dropped.
+pub fn draw(
+    pixmap: &mut Pixmap,
+    text: &str,
+    (x, y): (f32, f32),
+    anchor: Anchor,
+    size: f32,
+    ink: TextInk,
+) {
     let font = font().as_scaled(PxScale::from(size));
     let baseline = y + (font.ascent() + font.descent()) / 2.0;
-    let mut caret = x - width(text, size) / 2.0;
+    let mut caret = match anchor {
+        Anchor::Left => x,
+        Anchor::Centre => x - width(text, size) / 2.0,
+        Anchor::Right => x - width(text, size),
+    };
     let mut previous = None;
     let (columns, rows) = (pixmap.width(), pixmap.height());
     let pixels = pixmap.pixels_mut();

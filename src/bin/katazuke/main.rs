@@ -1,38 +1,34 @@
-//! The `katazuke` command (KATAZUKE.md §14): checks 片付けマス match logs,
-//! prints their events and draws their replays.
+//! The `katazuke` command (KATAZUKE.md §14): a thin layer over the
+//! library that reads the arguments, runs one command and maps how it ended
+//! to an exit status.
+//!
+//! `args` holds the arguments and their help; `input` reads and referees
+//! the match a command works on; `text` holds the commands that print text
+//! (`check`, `events`, `fmt`, `ascii`) and `replay` the replay GIF. What both
+//! binaries share (exit statuses, writing to a path or standard output) is
+//! the library's `cli` module.
 
-use std::io::Read;
+mod args;
+mod exit;
+mod input;
+mod replay;
+mod text;
+
 use std::process::ExitCode;
 
-use shubbles::katazuke::formats::report::{check_json, report_text, Results};
-use shubbles::katazuke::log::reader::read;
-use shubbles::katazuke::rules::game::Policy;
+use clap::Parser;
+
+use args::{Cli, Command};
+use exit::PROGRAM;
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().collect();
-    let json = args.iter().any(|a| a == "--json");
-    let pass = args.iter().any(|a| a == "--illegal=pass");
-    let file = args.last().cloned().unwrap_or_default();
-    let bytes = if file == "-" {
-        let mut bytes = Vec::new();
-        let _ = std::io::stdin().read_to_end(&mut bytes);
-        bytes
-    } else {
-        std::fs::read(&file).unwrap_or_default()
+    let cli = Cli::parse();
+    let ending = match &cli.command {
+        Command::Check(args) => text::check(args),
+        Command::Events(args) => text::events(args),
+        Command::Replay(args) => replay::replay(args),
+        Command::Fmt(args) => text::fmt(args),
+        Command::Ascii(args) => text::ascii(args),
     };
-    let mut results = Results::default();
-    let policy = if pass { Policy::Pass } else { Policy::Strict };
-    let verdict = read(&bytes, policy, |record| results.apply(record));
-    if json {
-        println!("{}", check_json(&results, &verdict));
-    } else {
-        for w in &verdict.warnings {
-            eprintln!("{}", w.line_for(&file));
-        }
-        if let Some(e) = &verdict.error {
-            eprintln!("{}", e.line_for(&file));
-        }
-        print!("{}", report_text(&results));
-    }
-    ExitCode::from(verdict.exit_status())
+    ending.exit(PROGRAM)
 }

@@ -246,6 +246,38 @@ impl GameReferee {
         Ok(Played { warnings, illegal })
     }
 
+    /// Replays a turn that an event log records as illegal under
+    /// `--illegal=pass`: what was illegal is not in the log, only the rule
+    /// and the message, so they are taken as given; the turn is charged
+    /// like any other (checked as [`GameReferee::play`] checks the turn's
+    /// place and team).
+    pub fn replay_illegal(
+        &mut self,
+        team: Team,
+        duration: u64,
+        code: Code,
+        message: &str,
+        comment: Option<&str>,
+        emit: &mut impl FnMut(&GameState, Event),
+    ) -> Result<(), Violation> {
+        let state = &self.state;
+        if state.ended.is_some() || team != state.to_move || duration > state.time_left(team) {
+            return Err(Violation::new(
+                code,
+                format!("an illegal turn of {team} cannot come here"),
+            ));
+        }
+        self.begin(team, emit);
+        let event = Event::Illegal {
+            team,
+            code,
+            message: message.to_string(),
+        };
+        self.record(event, emit);
+        self.charge(team, duration, comment, emit);
+        Ok(())
+    }
+
     fn begin(&mut self, team: Team, emit: &mut impl FnMut(&GameState, Event)) {
         let state = &self.state;
         let event = Event::TurnStart {

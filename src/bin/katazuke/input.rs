@@ -1,0 +1,70 @@
+//! The match a command reads: a file or standard input, refereed, with its
+//! problems printed as §10.1 says.
+
+use std::io::{self, Read};
+use std::path::Path;
+
+use shubbles::cli::Ending;
+use shubbles::katazuke::log::reader::{read, Verdict};
+use shubbles::katazuke::model::event::Record;
+use shubbles::katazuke::rules::game::Policy;
+
+/// A match log's bytes and the name messages give it.
+pub struct Source {
+    /// The file as the user named it (`-` for standard input).
+    pub label: String,
+    pub bytes: Vec<u8>,
+}
+
+/// Reads `path`, or standard input for `-`.
+pub fn read_source(path: &Path) -> Result<Source, Ending> {
+    let label = path.to_string_lossy().into_owned();
+    let bytes = if label == "-" {
+        let mut bytes = Vec::new();
+        io::stdin()
+            .read_to_end(&mut bytes)
+            .map_err(|error| Ending::Invalid(format!("cannot read standard input: {error}")))?;
+        bytes
+    } else {
+        std::fs::read(path)
+            .map_err(|error| Ending::Invalid(format!("cannot read {label}: {error}")))?
+    };
+    Ok(Source { label, bytes })
+}
+
+/// A refereed match: its events and what the referee found.
+pub struct Refereed {
+    pub records: Vec<Record>,
+    pub verdict: Verdict,
+}
+
+/// Referees `source` under `policy`.
+pub fn referee(source: &Source, policy: Policy) -> Refereed {
+    let mut records = Vec::new();
+    let verdict = read(&source.bytes, policy, |record| records.push(record.clone()));
+    Refereed { records, verdict }
+}
+
+/// Prints every warning, illegal turn and the error of `verdict` on
+/// standard error, one line each, in file order.
+pub fn print_diagnostics(source: &Source, verdict: &Verdict) {
+    let mut all: Vec<_> = verdict
+        .warnings
+        .iter()
+        .chain(&verdict.illegal)
+        .chain(&verdict.error)
+        .collect();
+    all.sort_by_key(|diagnostic| diagnostic.line.unwrap_or(0));
+    for diagnostic in all {
+        eprintln!("{}", diagnostic.line_for(&source.label));
+    }
+}
+
+/// The exit status of a refereed match, as an ending (its messages have
+/// been printed).
+pub fn ending_of(verdict: &Verdict) -> Ending {
+    match verdict.exit_status() {
+        0 => Ending::Success,
+        status => Ending::Status(status),
+    }
+}

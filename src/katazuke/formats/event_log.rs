@@ -1,0 +1,314 @@
+//! The event log as JSON Lines (§12): written one record a line, and read
+//! back for `replay --from-events`. A log read back is believed only if it
+//! is exactly what refereeing its own turns produces: the turns are taken
+//! from the events, played again by the referee, and every record compared
+//! with the one the log has.
+
+use std::fmt;
+
+use crate::katazuke::model::event::{Event, Record};
+use crate::katazuke::model::state::GameState;
+use crate::katazuke::model::team::{PerTeam, Team};
+use crate::katazuke::model::turn::{Play, Step, Turn};
+use crate::katazuke::rules::game::{GameReferee, Policy};
+use crate::katazuke::rules::outcome::{GameResult, MatchResult};
+
+/// Why an event log is not the log of a match.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EventLogError {
+    /// The line, from 1 (the last line + 1 when the log stops short).
+    pub line: usize,
+    /// What is wrong, or what was expected there.
+    pub message: String,
+}
+
+impl fmt::Display for EventLogError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "event log line {}: {}", self.line, self.message)
+    }
+}
+
+impl std::error::Error for EventLogError {}
+
+/// Reads an event log written by `katazuke events` and checks that it is
+/// the log of its match (see the module's documentation).
+pub fn read_events(text: &[u8]) -> Result<Vec<Record>, EventLogError> {
+    let mut records = Vec::new();
+    for (index, line) in text.split(|&byte| byte == b'\n').enumerate() {
+        let number = index + 1;
+        let line = std::str::from_utf8(line).map_err(|_| EventLogError {
+            line: number,
+            message: "the line is not UTF-8 text".into(),
+        })?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let record = Record::from_json(line).map_err(|error| EventLogError {
+            line: number,
+            message: error.to_string(),
+        })?;
+        records.push((number, record));
+    }
+    verify(&records)?;
+    Ok(records.into_iter().map(|(_, record)| record).collect())
+}
+
+/// Plays the log's turns again and compares every record.
+fn verify(records: &[(usize, Record)]) -> Result<(), EventLogError> {
+    let end_line = records.last().map_or(1, |(line, _)| line + 1);
+    let mut at = 0;
+    let mut expected: Vec<Record> = Vec::new();
+    let mut results: Vec<GameResult> = Vec::new();
+    // Compares what the referee made with the log's next records.
+    let compare = |expected: &mut Vec<Record>, at: &mut usize| -> Result<(), EventLogError> {
+        for made in expected.drain(..) {
+            match records.get(*at) {
+                Some((_, given)) if *given == made => *at += 1,
+                Some((line, _)) => {
+                    return Err(EventLogError {
+                        line: *line,
+                        message: format!("expected {}", made.to_json()),
+                    })
+                }
+                None => {
+                    return Err(EventLogError {
+                        line: end_line,
+                        message: format!("the log stops short: expected {}", made.to_json()),
+                    })
+                }
+            }
+        }
+        Ok(())
+    };
+    let unexpected = |line: usize, what: &str| EventLogError {
+        line,
+        message: format!("unexpected event here: {what}"),
+    };
+    let Some((
+        line,
+        Record {
+            event: Event::MatchStart { .. },
+            ..
+        },
+    )) = records.first()
+    else {
+        return Err(EventLogError {
+            line: records.first().map_or(1, |(line, _)| *line),
+            message: "an event log begins with match_start".into(),
+        });
+    };
+    let _ = line;
+    at += 1;
+    for game in 1..=2u8 {
+        let Some((line, record)) = records.get(at) else {
+            return Err(EventLogError {
+                line: end_line,
+                message: format!("the log stops short: expected game {game}'s game_start"),
+            });
+        };
+        let Event::GameStart {
+            first,
+            start,
+            current,
+            params,
+            ..
+        } = &record.event
+        else {
+            return Err(unexpected(*line, record.event.name()));
+        };
+        let mut referee = GameReferee::start(
+            game,
+            params,
+            *first,
+            start.clone(),
+            *current,
+            Policy::Pass,
+            &mut |state: &GameState, event| expected.push(record_of(game, state, event)),
+        );
+        compare(&mut expected, &mut at)?;
+        while referee.state().ended.is_none() {
+            let Some((line, record)) = records.get(at) else {
+                return Err(EventLogError {
+                    line: end_line,
+                    message: format!("the log stops short: game {game} has not ended"),
+                });
+            };
+            let Event::TurnStart { team, .. } = record.event else {
+                return Err(unexpected(*line, record.event.name()));
+            };
+            let (turn, comment, illegal) = turn_of(records, at, team)?;
+            let mut emit = |state: &GameState, event| expected.push(record_of(game, state, event));
+            let refused = match &illegal {
+                Some((code, message, duration)) => referee
+                    .replay_illegal(
+                        team,
+                        *duration,
+                        *code,
+                        message,
+                        comment.as_deref(),
+                        &mut emit,
+                    )
+                    .err(),
+                None => referee
+                    .play(&turn, None, comment.as_deref(), &mut emit)
+                    .err(),
+            };
+            if let Some(violation) = refused {
+                return Err(EventLogError {
+                    line: *line,
+                    message: format!("this turn breaks a rule: {violation}"),
+                });
+            }
+            compare(&mut expected, &mut at)?;
+        }
+        if let Some(result) = referee_result(referee.state()) {
+            results.push(result);
+        }
+    }
+    let Some((line, record)) = records.get(at) else {
+        return Err(EventLogError {
+            line: end_line,
+            message: "the log stops short: expected match_end".into(),
+        });
+    };
+    let Event::MatchEnd { janken, .. } = record.event else {
+        return Err(unexpected(*line, record.event.name()));
+    };
+    expected.push(Record {
+        game: None,
+        turn: 0,
+        t: 0,
+        event: MatchResult::decide(&results, janken).event(),
+    });
+    compare(&mut expected, &mut at)?;
+    if let Some((line, record)) = records.get(at) {
+        return Err(unexpected(*line, record.event.name()));
+    }
+    Ok(())
+}
+
+fn record_of(game: u8, state: &GameState, event: Event) -> Record {
+    Record {
+        game: Some(game),
+        turn: state.turns,
+        t: state.elapsed,
+        event,
+    }
+}
+
+/// A game's results, from the state its referee ended in.
+fn referee_result(state: &GameState) -> Option<GameResult> {
+    state.ended?;
+    let territory = PerTeam::from_fn(|team| state.territory(team));
+    let winner = match territory.a.cmp(&territory.b) {
+        std::cmp::Ordering::Greater => Some(Team::A),
+        std::cmp::Ordering::Less => Some(Team::B),
+        std::cmp::Ordering::Equal => None,
+    };
+    Some(GameResult {
+        territory,
+        objects: state.cleared,
+        time_used: state.time_used,
+        winner,
+    })
+}
+
+/// An illegal turn's rule, message and duration.
+type Illegal = (crate::katazuke::model::code::Code, String, u64);
+
+/// The turn whose `turn_start` is record `at`, as the log tells it: its
+/// steps from its action events, its duration from what was charged.
+fn turn_of(
+    records: &[(usize, Record)],
+    at: usize,
+    team: Team,
+) -> Result<(Turn, Option<String>, Option<Illegal>), EventLogError> {
+    let mut steps = Vec::new();
+    let mut timeout = None;
+    let mut illegal = None;
+    for (line, record) in &records[at + 1..] {
+        match &record.event {
+            Event::Clear { items, .. } => steps.push(Step::Clear(items.clone())),
+            Event::Place { items, .. } => steps.push(Step::Place(items.clone())),
+            Event::Move { to, .. } => steps.push(Step::Move(*to)),
+            Event::Pass { .. } => steps.push(Step::Pass),
+            Event::Empty { .. } => steps.push(Step::Empty),
+            Event::Timeout { recorded, .. } => timeout = Some(*recorded),
+            Event::Illegal { code, message, .. } => illegal = Some((*code, message.clone())),
+            Event::Claim { .. } | Event::Cancel { .. } | Event::TeamOut { .. } => {}
+            Event::TurnEnd {
+                charged, comment, ..
+            } => {
+                let play = match timeout {
+                    Some(None) => Play::Timeout,
+                    // The steps of a turn that overran were never looked
+                    // at (§7.2): any will do.
+                    Some(Some(recorded)) => Play::Steps {
+                        duration: recorded,
+                        steps: vec![Step::Pass],
+                    },
+                    None => Play::Steps {
+                        duration: *charged,
+                        steps,
+                    },
+                };
+                let illegal = illegal.map(|(code, message)| (code, message, *charged));
+                return Ok((Turn { team, play }, comment.clone(), illegal));
+            }
+            other => {
+                return Err(EventLogError {
+                    line: *line,
+                    message: format!("unexpected event inside a turn: {}", other.name()),
+                })
+            }
+        }
+    }
+    Err(EventLogError {
+        line: records.last().map_or(1, |(line, _)| line + 1),
+        message: "the log stops short: a turn has no turn_end".into(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::katazuke::log::reader::read;
+
+    fn events_of(log: &str, policy: Policy) -> String {
+        let mut text = String::new();
+        let verdict = read(log.as_bytes(), policy, |record| {
+            text += &record.to_json();
+            text.push('\n');
+        });
+        assert_eq!(verdict.error, None);
+        text
+    }
+
+    const EXAMPLE: &str = include_str!("../../../examples/katazuke/practice.ktz");
+
+    #[test]
+    fn the_worked_examples_events_read_back() {
+        let text = events_of(EXAMPLE, Policy::Strict);
+        let records = read_events(text.as_bytes()).unwrap();
+        let again: String = records.iter().map(|r| r.to_json() + "\n").collect();
+        assert_eq!(again, text);
+    }
+
+    #[test]
+    fn a_forged_or_cut_log_is_refused_with_its_line() {
+        let text = events_of(EXAMPLE, Policy::Strict);
+        let lines: Vec<&str> = text.lines().collect();
+        // Cut short.
+        let cut = lines[..lines.len() - 5].join("\n");
+        let error = read_events(cut.as_bytes()).unwrap_err();
+        assert!(error.message.contains("stops short"), "{error}");
+        // A claim that never happened.
+        let forged = text.replacen("\"items\":[[\"b1\",2]", "\"items\":[[\"b1\",1]", 1);
+        let error = read_events(forged.as_bytes()).unwrap_err();
+        assert!(error.line > 1, "{error}");
+        // Extra events after the end.
+        let extra = format!("{text}{}\n", lines[lines.len() - 1]);
+        assert!(read_events(extra.as_bytes()).is_err());
+        assert!(read_events(b"").is_err());
+    }
+}
