@@ -7,6 +7,7 @@
 //! match decided), [`log`] (the `.ktz` format read and referee'd from the
 //! top, and written back canonically).
 
+pub mod draw;
 pub mod formats;
 pub mod log;
 pub mod model;

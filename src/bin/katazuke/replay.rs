@@ -1,9 +1,58 @@
-//! The `replay` command: the replay GIF.
+//! The `replay` command: the replay GIF, from a match log or an event log.
 
-use shubbles::cli::Ending;
+use std::path::Path;
+
+use shubbles::cli::{write_output, Ending};
+use shubbles::katazuke::draw::animation::{write_replay, ReplayOptions};
+use shubbles::katazuke::draw::renderer::DrawOptions;
+use shubbles::katazuke::formats::event_log::read_events;
+use shubbles::katazuke::model::event::Record;
+use shubbles::katazuke::TEMPORARY_PREFIX;
 
 use crate::args::ReplayArgs;
+use crate::input::{ending_of, print_diagnostics, read_source, referee};
 
-pub fn replay(_args: &ReplayArgs) -> Ending {
-    Ending::Invalid("replay is not written yet".into())
+/// The events to draw: from the event log, or from refereeing the match
+/// log (which must be refereed to the end: a log with a problem draws no
+/// GIF).
+fn records(args: &ReplayArgs) -> Result<Vec<Record>, Ending> {
+    if let Some(path) = &args.from_events {
+        let source = read_source(path)?;
+        return read_events(&source.bytes)
+            .map_err(|error| Ending::Invalid(format!("{}: {error}", source.label)));
+    }
+    let path = args.file.as_deref().unwrap_or(Path::new("-"));
+    let source = read_source(path)?;
+    let refereed = referee(&source, args.illegal.policy());
+    print_diagnostics(&source, &refereed.verdict);
+    if refereed.verdict.error.is_some() {
+        eprintln!("katazuke: no replay written: the log cannot be refereed to its end");
+        return Err(ending_of(&refereed.verdict));
+    }
+    Ok(refereed.records)
+}
+
+pub fn replay(args: &ReplayArgs) -> Ending {
+    let records = match records(args) {
+        Ok(records) => records,
+        Err(ending) => return ending,
+    };
+    let options = ReplayOptions {
+        draw: DrawOptions {
+            cell: args.cell,
+            hints: args.hints,
+            comments: args.comments,
+        },
+        delay_cs: args.delay,
+        game: args.game,
+        from_turn: args.from_turn,
+    };
+    let written = write_output(&args.output, "GIF", TEMPORARY_PREFIX, |out| {
+        write_replay(&records, &options, out)?;
+        Ok(())
+    });
+    match written {
+        Ok(()) => Ending::Success,
+        Err(ending) => ending,
+    }
 }

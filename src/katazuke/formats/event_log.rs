@@ -84,20 +84,21 @@ fn verify(records: &[(usize, Record)]) -> Result<(), EventLogError> {
         line,
         message: format!("unexpected event here: {what}"),
     };
-    let Some((
-        line,
-        Record {
-            event: Event::MatchStart { .. },
-            ..
-        },
-    )) = records.first()
-    else {
+    if !matches!(
+        records.first(),
+        Some((
+            _,
+            Record {
+                event: Event::MatchStart { .. },
+                ..
+            }
+        ))
+    ) {
         return Err(EventLogError {
             line: records.first().map_or(1, |(line, _)| *line),
             message: "an event log begins with match_start".into(),
         });
-    };
-    let _ = line;
+    }
     at += 1;
     for game in 1..=2u8 {
         let Some((line, record)) = records.get(at) else {

@@ -2,5 +2,6 @@
 //! people).
 
 pub mod ascii;
+pub mod caption;
 pub mod event_log;
 pub mod report;

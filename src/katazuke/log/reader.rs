@@ -426,17 +426,22 @@ impl<S: FnMut(&Record)> Reader<'_, S> {
                 self.names[team] = Some(name.to_string());
                 Ok(())
             }
-            _ => param_line(
-                &mut self.header,
-                &key,
-                &value,
-                column,
-                split,
-                &mut self.field,
-                self.line,
-                false,
-                "the match header",
-            ),
+            _ => {
+                let read = param_line(&mut self.header, &key, &value, column, "the match header")?;
+                self.field_may_follow(read, false);
+                Ok(())
+            }
+        }
+    }
+
+    /// Starts reading the field's rows when a `field:` line was read.
+    fn field_may_follow(&mut self, read: ParamRead, in_game: bool) {
+        if read == ParamRead::FieldRowsFollow {
+            self.field = Some(FieldRows {
+                line: self.line,
+                rows: Vec::new(),
+                in_game,
+            });
         }
     }
 
@@ -513,7 +518,6 @@ impl<S: FnMut(&Record)> Reader<'_, S> {
             "first" => self.first_line(&value, column),
             "A start" | "B start" => self.start_line(&key, &value, column),
             _ => {
-                let line = self.line;
                 let Section::Game(game) = &mut self.section else {
                     return Ok(());
                 };
@@ -536,23 +540,14 @@ impl<S: FnMut(&Record)> Reader<'_, S> {
                         column,
                     ));
                 }
-                param_line(
-                    &mut game.given,
-                    &key,
-                    &value,
-                    column,
-                    split,
-                    &mut self.field,
-                    line,
-                    true,
-                    "the game overrides",
-                )
+                let read = param_line(&mut game.given, &key, &value, column, "the game overrides")?;
+                self.field_may_follow(read, true);
+                Ok(())
             }
         }
     }
 
     fn first_line(&mut self, value: &[Token<'_>], column: usize) -> Result<(), Problem> {
-        let line = self.line;
         let header = self.header.clone();
         let game_1 = self.game_1.clone();
         let Section::Game(game) = &mut self.section else {
@@ -633,7 +628,6 @@ impl<S: FnMut(&Record)> Reader<'_, S> {
                 role: None,
             });
         }
-        let _ = line;
         Ok(())
     }
 
@@ -1060,20 +1054,24 @@ fn row(split: &Split<'_>) -> Result<Vec<u32>, Problem> {
         .collect()
 }
 
-/// A parameter line of the header or a game's overrides.
-#[allow(clippy::too_many_arguments)]
+/// What reading a parameter line did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ParamRead {
+    /// The parameter is set.
+    Set,
+    /// `field:`: its rows are on the lines that follow.
+    FieldRowsFollow,
+}
+
+/// A parameter line of the header or a game's overrides (`place`, for
+/// messages).
 fn param_line(
     given: &mut Given,
     key: &str,
     value: &[Token<'_>],
     column: usize,
-    split: &Split<'_>,
-    field: &mut Option<FieldRows>,
-    line: usize,
-    in_game: bool,
     place: &str,
-) -> Result<(), Problem> {
-    let _ = split;
+) -> Result<ParamRead, Problem> {
     let param = |message: String, at: Option<&Token<'_>>| {
         Problem::Line(LineError::new(
             Code::Param,
@@ -1157,11 +1155,7 @@ fn param_line(
                     extra.column,
                 ));
             }
-            *field = Some(FieldRows {
-                line,
-                rows: Vec::new(),
-                in_game,
-            });
+            return Ok(ParamRead::FieldRowsFollow);
         }
         other => {
             return Err(header_error(
@@ -1170,5 +1164,5 @@ fn param_line(
             ));
         }
     }
-    Ok(())
+    Ok(ParamRead::Set)
 }

@@ -1,0 +1,112 @@
+//! The replay GIF (§13.1) through the shared pipeline (`reel`): frames
+//! derived from a match's events, painted by the [`Renderer`], one at a
+//! time; each turn shows one second, the summary three.
+
+use std::io::Write;
+
+use reel::tiny_skia::Pixmap;
+use reel::{write_reel, EncodeError, Painter, Palette, Shot};
+
+use super::inks::palette;
+use super::renderer::{DrawOptions, Renderer};
+use crate::katazuke::model::event::{Event, Record};
+use crate::katazuke::rules::frames::{Frame, FrameKind, Frames};
+
+/// How long a frame shows by default, in GIF units of 10 ms.
+pub const FRAME_DELAY_CENTISECONDS: u16 = 100;
+
+/// How long the summary shows: three times a frame (§13.1).
+pub const SUMMARY_DELAYS: u16 = 3;
+
+/// What a replay shows and how.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReplayOptions {
+    /// How pictures are drawn.
+    pub draw: DrawOptions,
+    /// How long each frame shows, in hundredths of a second.
+    pub delay_cs: u16,
+    /// Only this game, and no summary.
+    pub game: Option<u8>,
+    /// Begin each game at this turn.
+    pub from_turn: Option<u32>,
+}
+
+impl Default for ReplayOptions {
+    fn default() -> Self {
+        ReplayOptions {
+            draw: DrawOptions::default(),
+            delay_cs: FRAME_DELAY_CENTISECONDS,
+            game: None,
+            from_turn: None,
+        }
+    }
+}
+
+struct ReplayPainter<'a>(&'a Renderer);
+
+impl Painter for ReplayPainter<'_> {
+    type Picture = Frame;
+
+    fn canvas_size(&self) -> (u32, u32) {
+        self.0.canvas_size()
+    }
+
+    fn palette(&self) -> &Palette {
+        palette()
+    }
+
+    fn paint(&self, frame: &Frame, canvas: &mut Pixmap) {
+        self.0.paint(frame, canvas);
+    }
+}
+
+/// The renderer for the match of `records`: its canvas holds the larger
+/// field of the two games.
+pub fn renderer_for(records: &[Record], options: DrawOptions) -> Renderer {
+    let (mut rows, mut columns) = (1, 1);
+    for record in records {
+        if let Event::GameStart { params, .. } = &record.event {
+            let size = params.field.size();
+            rows = rows.max(size.rows);
+            columns = columns.max(size.columns);
+        }
+    }
+    Renderer::new(options, rows, columns)
+}
+
+/// True when `frame` is in the replay `options` ask for.
+fn shown(frame: &Frame, options: &ReplayOptions) -> bool {
+    if let Some(game) = options.game {
+        if frame.state.game != game || matches!(frame.kind, FrameKind::Summary(_)) {
+            return false;
+        }
+    }
+    match (&frame.kind, options.from_turn) {
+        (FrameKind::Start, Some(from)) => from == 0,
+        (FrameKind::Turn(turn), Some(from)) => turn.number >= from,
+        _ => true,
+    }
+}
+
+/// Writes the replay GIF of the match whose events are `records` to `out`
+/// and returns how many frames it holds.
+pub fn write_replay<W: Write>(
+    records: &[Record],
+    options: &ReplayOptions,
+    out: W,
+) -> Result<usize, EncodeError> {
+    let renderer = renderer_for(records, options.draw);
+    let shots = Frames::new(records.iter().cloned())
+        .filter(|frame| shown(frame, options))
+        .map(|frame| {
+            let delay_cs = match frame.kind {
+                FrameKind::Summary(_) => options.delay_cs.saturating_mul(SUMMARY_DELAYS),
+                _ => options.delay_cs,
+            };
+            Shot {
+                picture: frame,
+                delay_cs,
+            }
+        });
+    write_reel(&ReplayPainter(&renderer), shots, out)
+}
