@@ -9,13 +9,17 @@ use shubbles::RenderOptions;
 use shubbles::Scenario;
 
 fn check(name: &str, scenario: &Scenario) {
+    let mut made = Vec::new();
+    write_gif(scenario.frames(), &RenderOptions::default(), &mut made).expect("encodes");
+    check_bytes(name, &made);
+}
+
+fn check_bytes(name: &str, made: &[u8]) {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("examples")
         .join(name);
-    let mut made = Vec::new();
-    write_gif(scenario.frames(), &RenderOptions::default(), &mut made).expect("encodes");
     if std::env::var("SHUBBLES_BLESS").is_ok_and(|v| v == "1") {
-        std::fs::write(&path, &made).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        std::fs::write(&path, made).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     }
     let committed = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     assert!(
@@ -48,4 +52,21 @@ fn the_solve_answer_gif_in_the_readme_is_current() {
         "the answer releases every shubble"
     );
     check("solve_figure_1a.gif", &answer);
+}
+
+#[test]
+fn the_katazuke_practice_replay_in_the_readme_is_current() {
+    use shubbles::katazuke::draw::animation::{write_replay, ReplayOptions};
+    use shubbles::katazuke::log::reader::read;
+    use shubbles::katazuke::rules::game::Policy;
+
+    let log = include_str!("../examples/katazuke/practice.ktz");
+    let mut records = Vec::new();
+    let verdict = read(log.as_bytes(), Policy::Strict, |record| {
+        records.push(record.clone())
+    });
+    assert_eq!(verdict.error, None);
+    let mut made = Vec::new();
+    write_replay(&records, &ReplayOptions::default(), &mut made).expect("encodes");
+    check_bytes("katazuke/practice.gif", &made);
 }

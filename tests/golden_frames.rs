@@ -3,11 +3,10 @@
 //! on purpose: `SHUBBLES_BLESS=1 cargo test --test golden_frames` rewrites
 //! the PNGs (see `frames/README.md`).
 
-use std::fs::File;
-use std::io::BufWriter;
-use std::path::PathBuf;
+mod common;
 
-use shubbles::{smooth_picture, write_png, RenderOptions, Renderer, Scenario};
+use common::golden::{self, frames_dir};
+use shubbles::{smooth_picture, RenderOptions, Renderer, Scenario};
 use tiny_skia::Pixmap;
 
 /// Which picture of a scenario a golden file holds.
@@ -189,64 +188,13 @@ const GOLDEN: &[Golden] = &[
     },
 ];
 
-fn frames_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("frames")
-}
-
-fn save(pixmap: &Pixmap, path: &PathBuf) {
-    let file = File::create(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    write_png(pixmap, BufWriter::new(file)).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-}
-
 #[test]
 fn rendered_frames_match_the_golden_pngs() {
-    let bless = std::env::var("SHUBBLES_BLESS").is_ok_and(|v| v == "1");
-    let mut mismatches = Vec::new();
-    for golden in GOLDEN {
-        let name = golden.name;
-        let actual = golden.draw();
-        let path = frames_dir().join(name);
-        if bless {
-            save(&actual, &path);
-            continue;
-        }
-        let expected = Pixmap::load_png(&path).unwrap_or_else(|e| {
-            panic!(
-                "cannot read {}: {e}; to create it run SHUBBLES_BLESS=1 cargo test --test golden_frames",
-                path.display()
-            )
-        });
-        if expected == actual {
-            continue;
-        }
-        // Keep what was drawn next to the build so the two can be compared.
-        let drawn = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
-        save(&actual, &drawn);
-        let detail = if (expected.width(), expected.height()) != (actual.width(), actual.height()) {
-            format!(
-                "size {}x{} instead of {}x{}",
-                actual.width(),
-                actual.height(),
-                expected.width(),
-                expected.height()
-            )
-        } else {
-            let differing = expected
-                .pixels()
-                .iter()
-                .zip(actual.pixels())
-                .filter(|(a, b)| a != b)
-                .count();
-            format!("{differing} pixels differ")
-        };
-        mismatches.push(format!("{name}: {detail} (drawn: {})", drawn.display()));
-    }
-    assert!(
-        mismatches.is_empty(),
-        "frames differ from the golden PNGs:\n{}\nIf the change is intended, look at the drawn \
-         files, then run SHUBBLES_BLESS=1 cargo test --test golden_frames",
-        mismatches.join("\n")
-    );
+    let mismatches: Vec<String> = GOLDEN
+        .iter()
+        .filter_map(|golden| golden::compare(golden.name, &golden.draw(), "golden_frames"))
+        .collect();
+    golden::assert_none_differ(&mismatches, "golden_frames");
 }
 
 #[test]

@@ -11,6 +11,7 @@ pub mod draw;
 pub mod formats;
 pub mod log;
 pub mod model;
+pub mod play;
 pub mod rules;
 
 /// How the hidden temporary files that `katazuke` writes beside its outputs

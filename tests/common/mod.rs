@@ -2,6 +2,8 @@
 //! reading what it left behind.
 #![allow(dead_code)] // each test file uses its own part of this
 
+pub mod golden;
+
 use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -19,7 +21,12 @@ pub struct Run {
 }
 
 pub fn shubbles_in(dir: &Path, args: &[&str], stdin: &str) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_shubbles"))
+    run_in(env!("CARGO_BIN_EXE_shubbles"), dir, args, stdin.as_bytes())
+}
+
+/// Runs `binary` in `dir` with `args`, `stdin` on its standard input.
+pub fn run_in(binary: &str, dir: &Path, args: &[&str], stdin: &[u8]) -> Run {
+    let mut child = Command::new(binary)
         .args(args)
         .current_dir(dir)
         .stdin(Stdio::piped())
@@ -28,9 +35,7 @@ pub fn shubbles_in(dir: &Path, args: &[&str], stdin: &str) -> Run {
         .spawn()
         .expect("the binary starts");
     let mut input = child.stdin.take().expect("stdin is piped");
-    input
-        .write_all(stdin.as_bytes())
-        .expect("stdin takes the input");
+    input.write_all(stdin).expect("stdin takes the input");
     drop(input);
     let output = child.wait_with_output().expect("the binary ends");
     Run {
@@ -39,6 +44,14 @@ pub fn shubbles_in(dir: &Path, args: &[&str], stdin: &str) -> Run {
         stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
         bytes: output.stdout,
     }
+}
+
+pub fn katazuke_in(dir: &Path, args: &[&str], stdin: &str) -> Run {
+    run_in(env!("CARGO_BIN_EXE_katazuke"), dir, args, stdin.as_bytes())
+}
+
+pub fn katazuke(args: &[&str], stdin: &str) -> Run {
+    katazuke_in(Path::new(env!("CARGO_TARGET_TMPDIR")), args, stdin)
 }
 
 pub fn shubbles(args: &[&str], stdin: &str) -> Run {

@@ -4,3 +4,4 @@
 pub mod format;
 pub mod lines;
 pub mod reader;
+pub mod record;

@@ -310,11 +310,12 @@ impl<S: FnMut(&Record)> Reader<'_, S> {
         self.verdict.error = Some(diagnostic);
     }
 
-    fn emit(&mut self, game: Option<u8>, state: Option<&GameState>, event: Event) {
+    /// Hands on an event of the match itself.
+    fn emit(&mut self, event: Event) {
         let record = Record {
-            game,
-            turn: state.map_or(0, |state| state.turns),
-            t: state.map_or(0, |state| state.elapsed),
+            game: None,
+            turn: 0,
+            t: 0,
             event,
         };
         (self.sink)(&record);
@@ -460,7 +461,7 @@ impl<S: FnMut(&Record)> Reader<'_, S> {
                 team_time: header.team_time.unwrap_or(DEFAULT_TEAM_TIME),
                 game_time: header.game_time.unwrap_or(DEFAULT_GAME_TIME),
             };
-            self.emit(None, None, Event::MatchStart { teams, params });
+            self.emit(Event::MatchStart { teams, params });
         }
         self.section = Section::Game(Box::new(GameSection {
             number,
@@ -715,7 +716,7 @@ impl<S: FnMut(&Record)> Reader<'_, S> {
         }
         let current = PerTeam::from_fn(|team| currents[team].unwrap_or(start[team][0]));
         let number = game.number;
-        let mut events = Vec::new();
+        let (sink, results) = (&mut *self.sink, &mut self.results);
         let referee = GameReferee::start(
             number,
             &params,
@@ -723,23 +724,10 @@ impl<S: FnMut(&Record)> Reader<'_, S> {
             start,
             current,
             policy,
-            &mut |state, event| {
-                events.push((state.clone(), event));
-            },
+            &mut |state, event| hand_on(sink, results, number, state, event),
         );
         game.referee = Some(referee);
-        for (state, event) in events {
-            self.after_game_event(number, &state, event);
-        }
         Ok(())
-    }
-
-    /// Hands a game's event on, and keeps the results of its end.
-    fn after_game_event(&mut self, number: u8, state: &GameState, event: Event) {
-        if let Some(result) = GameResult::of(&event) {
-            self.results.push(result);
-        }
-        self.emit(Some(number), Some(state), event);
     }
 
     fn turn_line(&mut self, split: &Split<'_>) -> Result<(), Problem> {
@@ -762,15 +750,13 @@ impl<S: FnMut(&Record)> Reader<'_, S> {
             team: turn_line.team,
             play: turn_line.play,
         };
-        let mut events = Vec::new();
+        let (sink, results) = (&mut *self.sink, &mut self.results);
         let played = referee
             .play(
                 &turn,
                 turn_line.number,
                 split.comment,
-                &mut |state, event| {
-                    events.push((state.clone(), event));
-                },
+                &mut |state, event| hand_on(sink, results, number, state, event),
             )
             .map_err(|violation| Problem::Rule {
                 violation,
@@ -779,9 +765,6 @@ impl<S: FnMut(&Record)> Reader<'_, S> {
                 columns: turn_line.columns.clone(),
             })?;
         let role = referee.state().role(turn.team);
-        for (state, event) in events {
-            self.after_game_event(number, &state, event);
-        }
         let at = |step: Option<usize>| {
             step.and_then(|step| turn_line.columns.get(step))
                 .map(|(column, _)| *column)
@@ -982,9 +965,29 @@ impl<S: FnMut(&Record)> Reader<'_, S> {
                 )));
             }
         }
-        self.emit(None, None, result.event());
+        self.emit(result.event());
         Ok(())
     }
+}
+
+/// Hands an event of game `number` to the sink as a record, and keeps the
+/// results of the game's end.
+fn hand_on(
+    sink: &mut impl FnMut(&Record),
+    results: &mut Vec<GameResult>,
+    number: u8,
+    state: &GameState,
+    event: Event,
+) {
+    if let Some(result) = GameResult::of(&event) {
+        results.push(result);
+    }
+    sink(&Record {
+        game: Some(number),
+        turn: state.turns,
+        t: state.elapsed,
+        event,
+    });
 }
 
 /// The column a violation points at: its entry's, or its step's.
