@@ -93,7 +93,7 @@ proptest! {
     #[test]
     fn random_matches_keep_the_invariants_and_criteria_1_and_2_agree(seed in 1u64..u64::MAX) {
         let params = params(seed);
-        let log = random_match(&params, seed ^ 0x5555).to_string();
+        let log = random_match(&params, seed ^ 0x5555, 10).to_string();
         let (records, verdict) = referee(&log);
         prop_assert_eq!(&verdict.error, &None, "{}", log);
         let mut state: Option<GameState> = None;
@@ -106,10 +106,10 @@ proptest! {
                 Some(Event::Cancel { .. })
             );
             match &record.event {
-                Event::GameStart { first, field, start, current, params, .. } => {
-                    let counts = field.concat();
+                Event::GameStart(game) => {
+                    let counts = game.field.concat();
                     initial = counts.iter().sum();
-                    state = Some(GameState::start(record.game.unwrap_or(1), params, *first, counts, start, *current));
+                    state = Some(GameState::start(record.game.unwrap_or(1), &game.params, game.first, counts, &game.start, game.current));
                 }
                 Event::MatchEnd { territory, winner, criterion, .. } => {
                     // §9.3: two wins always come with the larger territory.
@@ -118,7 +118,7 @@ proptest! {
                         prop_assert!(territory[winner] > territory[winner.other()], "{}", log);
                     }
                 }
-                Event::MatchStart { .. } => {}
+                Event::MatchStart(_) => {}
                 event => {
                     let state = state.as_mut().expect("a game has started");
                     state.apply(event);
@@ -132,7 +132,7 @@ proptest! {
 
     #[test]
     fn fmt_is_idempotent_and_means_what_the_log_meant(seed in 1u64..u64::MAX) {
-        let log = random_match(&params(seed), seed).to_string();
+        let log = random_match(&params(seed), seed, 10).to_string();
         // Short forms and extra spaces, which fmt writes back long.
         let loose = log
             .replace(" clear ", "  c ")
@@ -149,7 +149,7 @@ proptest! {
 
     #[test]
     fn events_render_the_same_replay_as_the_log(seed in 1u64..u64::MAX) {
-        let log = random_match(&params(seed), seed).to_string();
+        let log = random_match(&params(seed), seed, 10).to_string();
         let (records, _) = referee(&log);
         let jsonl: String = records.iter().map(|record| record.to_json() + "\n").collect();
         let back = read_events(jsonl.as_bytes()).expect("the events read back");

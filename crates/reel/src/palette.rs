@@ -10,6 +10,7 @@
 
 use std::collections::HashMap;
 use std::fmt;
+use std::sync::atomic::{AtomicU16, Ordering};
 
 use tiny_skia::Pixmap;
 
@@ -42,12 +43,19 @@ pub fn blend(from: [u8; 3], to: [u8; 3], part: u32, whole: u32) -> [u8; 3] {
 
 /// A fixed list of colours (the GIF's global colour table) and the way from
 /// a drawn pixel to its index.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Palette {
     colours: Vec<[u8; 3]>,
     exact: HashMap<u32, u8>,
-    nearest: Vec<u8>,
+    /// The nearest entry of each cell of a coarse grid of colours, worked
+    /// out the first time a pixel falls in it ([`UNKNOWN`] until then):
+    /// working out all 32,768 for a palette of a few hundred colours took
+    /// longer than a short animation.
+    nearest: Vec<AtomicU16>,
 }
+
+/// A grid cell whose nearest entry is not worked out yet.
+const UNKNOWN: u16 = u16::MAX;
 
 /// Colours that cannot be a GIF's colour table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -93,21 +101,11 @@ impl Palette {
             // At most 256 entries: every index fits a byte.
             exact.entry(word(rgb)).or_insert(i as u8);
         }
-        let levels = 1u32 << TABLE_BITS;
-        let centre = |level: u32| ((level * 255 + 127) / (levels - 1)) as i32;
-        let mut nearest = Vec::with_capacity((levels * levels * levels) as usize);
-        for r in 0..levels {
-            for g in 0..levels {
-                for b in 0..levels {
-                    let rgb = [centre(r), centre(g), centre(b)];
-                    nearest.push(closest(&colours, rgb));
-                }
-            }
-        }
+        let cells = 1usize << (3 * TABLE_BITS);
         Ok(Palette {
             colours,
             exact,
-            nearest,
+            nearest: (0..cells).map(|_| AtomicU16::new(UNKNOWN)).collect(),
         })
     }
 
@@ -170,7 +168,20 @@ impl Palette {
             None => {
                 let shift = 8 - TABLE_BITS;
                 let [r, g, b] = rgb.map(|c| usize::from(c >> shift));
-                self.nearest[(r << (2 * TABLE_BITS)) | (g << TABLE_BITS) | b]
+                let cell = &self.nearest[(r << (2 * TABLE_BITS)) | (g << TABLE_BITS) | b];
+                match cell.load(Ordering::Relaxed) {
+                    UNKNOWN => {
+                        // The grid cell's centre, as the whole table used
+                        // to be computed: the same entry whichever thread
+                        // asks first.
+                        let levels = 1u32 << TABLE_BITS;
+                        let centre = |level: usize| ((level as u32 * 255 + 127) / (levels - 1)) as i32;
+                        let index = closest(&self.colours, [centre(r), centre(g), centre(b)]);
+                        cell.store(u16::from(index), Ordering::Relaxed);
+                        index
+                    }
+                    known => known as u8,
+                }
             }
         }
     }

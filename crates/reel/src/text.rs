@@ -7,6 +7,9 @@
 //! [`Palette::with_blends`](crate::palette::Palette::with_blends): text
 //! never needs a colour the GIF's fixed palette does not have.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
 use std::sync::OnceLock;
 
 use ab_glyph::{point, Font, FontRef, PxScale, ScaleFont};
@@ -128,18 +131,10 @@ pub fn draw(
         let glyph = id.with_scale_and_position(size, point(caret, baseline));
         caret += font.h_advance(id);
         previous = Some(id);
-        let Some(outlined) = font.outline_glyph(glyph) else {
-            continue; // a space
-        };
-        let bounds = outlined.px_bounds();
-        outlined.draw(|gx, gy, coverage| {
-            let steps = (coverage.clamp(0.0, 1.0) * COVERAGE_STEPS as f32).round() as u32;
-            let (px, py) = (
-                bounds.min.x as i64 + i64::from(gx),
-                bounds.min.y as i64 + i64::from(gy),
-            );
-            if steps == 0 || px < 0 || py < 0 || px >= i64::from(columns) || py >= i64::from(rows) {
-                return;
+        let coverage = glyph_coverage(glyph, font.font);
+        for &(px, py, steps) in coverage.iter() {
+            if px < 0 || py < 0 || px >= i64::from(columns) || py >= i64::from(rows) {
+                continue;
             }
             let at = py as usize * columns as usize + px as usize;
             let pixel = pixels[at];
@@ -149,8 +144,58 @@ pub fn draw(
             if let Some(colour) = PremultipliedColorU8::from_rgba(r, g, b, 255) {
                 pixels[at] = colour;
             }
-        });
+        }
     }
+}
+
+/// The pixels a glyph covers, where it is drawn, and how much of each (in
+/// [`COVERAGE_STEPS`], never 0).
+type Coverage = Rc<[(i64, i64, u32)]>;
+
+/// The most glyphs a thread keeps drawn.
+const CACHED_GLYPHS: usize = 4096;
+
+/// `glyph`'s coverage, drawn once per thread for each exact size and place:
+/// an animation draws the same labels in the same places frame after frame,
+/// and outlining and rasterising them was most of the cost of its text. A
+/// glyph at another place, even a whole pixel away, is drawn anew, so the
+/// pixels are exactly those of drawing it every time.
+fn glyph_coverage(glyph: ab_glyph::Glyph, font: &FontRef<'static>) -> Coverage {
+    thread_local! {
+        static DRAWN: RefCell<HashMap<(u16, u32, u32, u32), Coverage>> = RefCell::new(HashMap::new());
+    }
+    let key = (
+        glyph.id.0,
+        glyph.scale.x.to_bits(),
+        glyph.position.x.to_bits(),
+        glyph.position.y.to_bits(),
+    );
+    DRAWN.with(|drawn| {
+        if let Some(coverage) = drawn.borrow().get(&key) {
+            return Rc::clone(coverage);
+        }
+        let mut pixels = Vec::new();
+        if let Some(outlined) = font.outline_glyph(glyph) {
+            let bounds = outlined.px_bounds();
+            outlined.draw(|gx, gy, coverage| {
+                let steps = (coverage.clamp(0.0, 1.0) * COVERAGE_STEPS as f32).round() as u32;
+                if steps > 0 {
+                    pixels.push((
+                        bounds.min.x as i64 + i64::from(gx),
+                        bounds.min.y as i64 + i64::from(gy),
+                        steps,
+                    ));
+                }
+            });
+        }
+        let coverage: Coverage = pixels.into();
+        let mut drawn = drawn.borrow_mut();
+        if drawn.len() >= CACHED_GLYPHS {
+            drawn.clear();
+        }
+        drawn.insert(key, Rc::clone(&coverage));
+        coverage
+    })
 }
 
 #[cfg(test)]

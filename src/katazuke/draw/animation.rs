@@ -65,8 +65,8 @@ impl Painter for ReplayPainter<'_> {
 pub fn renderer_for(records: &[Record], options: DrawOptions) -> Renderer {
     let (mut rows, mut columns) = (1, 1);
     for record in records {
-        if let Event::GameStart { params, .. } = &record.event {
-            let size = params.field.size();
+        if let Event::GameStart(game) = &record.event {
+            let size = game.params.field.size();
             rows = rows.max(size.rows);
             columns = columns.max(size.columns);
         }

@@ -89,7 +89,7 @@ fn verify(records: &[(usize, Record)]) -> Result<(), EventLogError> {
         Some((
             _,
             Record {
-                event: Event::MatchStart { .. },
+                event: Event::MatchStart(_),
                 ..
             }
         ))
@@ -107,22 +107,15 @@ fn verify(records: &[(usize, Record)]) -> Result<(), EventLogError> {
                 message: format!("the log stops short: expected game {game}'s game_start"),
             });
         };
-        let Event::GameStart {
-            first,
-            start,
-            current,
-            params,
-            ..
-        } = &record.event
-        else {
+        let Event::GameStart(start) = &record.event else {
             return Err(unexpected(*line, record.event.name()));
         };
         let mut referee = GameReferee::start(
             game,
-            params,
-            *first,
-            start.clone(),
-            *current,
+            &start.params,
+            start.first,
+            start.start.clone(),
+            start.current,
             Policy::Pass,
             &mut |state: &GameState, event| expected.push(record_of(game, state, event)),
         );
@@ -151,7 +144,7 @@ fn verify(records: &[(usize, Record)]) -> Result<(), EventLogError> {
                     )
                     .err(),
                 None => referee
-                    .play(&turn, None, comment.as_deref(), &mut emit)
+                    .play(turn, None, comment.as_deref(), &mut emit)
                     .err(),
             };
             if let Some(violation) = refused {

@@ -65,8 +65,8 @@ impl Results {
     /// Folds one more event into the results.
     pub fn apply(&mut self, record: &Record) {
         match &record.event {
-            Event::MatchStart { teams, .. } => self.names = teams.clone(),
-            Event::GameStart { first, .. } => self.first = Some(*first),
+            Event::MatchStart(start) => self.names = start.teams.clone(),
+            Event::GameStart(game) => self.first = Some(game.first),
             Event::GameEnd {
                 reason,
                 territory,

@@ -58,30 +58,45 @@ pub struct Split<'a> {
 /// Splits `line` (§11.2: `#` starts a comment to the end of the line, even
 /// inside a header value; tokens are separated by any run of spaces).
 pub fn split(line: &str) -> Split<'_> {
-    let (content, comment) = match line.find('#') {
+    split_reusing(line, Vec::new())
+}
+
+/// [`split`] into `tokens`, a buffer kept from the line before (reading a
+/// log splits every line: the buffer saves an allocation a line).
+pub fn split_reusing<'a>(line: &'a str, mut tokens: Vec<Token<'a>>) -> Split<'a> {
+    let bytes = line.as_bytes();
+    let (content, comment) = match bytes.iter().position(|&b| b == b'#') {
         Some(at) => (&line[..at], Some(line[at + 1..].trim())),
         None => (line, None),
     };
-    let mut tokens = Vec::new();
-    let mut start: Option<(usize, usize)> = None;
-    for (column, (offset, c)) in content.char_indices().enumerate() {
-        let blank = c == ' ' || c == '\t' || c == '\r';
-        match (blank, start) {
-            (false, None) => start = Some((offset, column + 1)),
-            (true, Some((from, column))) => {
-                tokens.push(Token {
-                    text: &content[from..offset],
-                    column,
-                });
-                start = None;
-            }
-            _ => {}
+    tokens.clear();
+    // Columns count characters; on an ASCII line (the rule) they are the
+    // byte offsets.
+    let ascii = content.is_ascii();
+    let column = |offset: usize| {
+        if ascii {
+            offset + 1
+        } else {
+            content[..offset].chars().count() + 1
         }
-    }
-    if let Some((from, column)) = start {
+    };
+    let bytes = content.as_bytes();
+    let blank = |byte: u8| matches!(byte, b' ' | b'\t' | b'\r');
+    let mut at = 0;
+    loop {
+        while at < bytes.len() && blank(bytes[at]) {
+            at += 1;
+        }
+        if at == bytes.len() {
+            break;
+        }
+        let from = at;
+        while at < bytes.len() && !blank(bytes[at]) {
+            at += 1;
+        }
         tokens.push(Token {
-            text: &content[from..],
-            column,
+            text: &content[from..at],
+            column: column(from),
         });
     }
     Split {
@@ -134,35 +149,43 @@ pub fn key_value<'a>(split: &Split<'a>) -> Option<(String, Vec<Token<'a>>, usize
 }
 
 /// A duration in ms (§7.1, §11.2): `2.5` (seconds, at most three
-/// decimals) or `1:02.5` (minutes, two-digit seconds 00 to 59).
+/// decimals) or `1:02.5` (minutes, two-digit seconds 00 to 59). Read in one
+/// pass over the bytes: every turn line has one.
 pub fn duration(text: &str) -> Option<u64> {
-    let (minutes, seconds) = match text.split_once(':') {
-        Some((minutes, seconds)) => {
-            let whole = seconds.split('.').next().unwrap_or("");
-            if whole.len() != 2 {
-                return None;
-            }
-            (Some(digits(minutes)?), seconds)
+    let bytes = text.as_bytes();
+    let mut at = 0;
+    // A run of digits from `at`: its value and length.
+    let number = |at: &mut usize| -> Option<(u64, usize)> {
+        let start = *at;
+        let mut value: u64 = 0;
+        while let Some(&byte) = bytes.get(*at).filter(|byte| byte.is_ascii_digit()) {
+            value = value.checked_mul(10)?.checked_add(u64::from(byte - b'0'))?;
+            *at += 1;
         }
-        None => (None, text),
+        (*at > start).then_some((value, *at - start))
     };
-    let (whole, fraction) = match seconds.split_once('.') {
-        Some((whole, fraction)) => (whole, Some(fraction)),
-        None => (seconds, None),
+    let (first, _) = number(&mut at)?;
+    let seconds = if bytes.get(at) == Some(&b':') {
+        at += 1;
+        let (seconds, digits) = number(&mut at)?;
+        if digits != 2 || seconds > 59 {
+            return None;
+        }
+        first.checked_mul(60)?.checked_add(seconds)?
+    } else {
+        first
     };
-    let whole = digits(whole)?;
-    if minutes.is_some() && whole > 59 {
+    let thousandths = if bytes.get(at) == Some(&b'.') {
+        at += 1;
+        let (fraction, digits) = number(&mut at)?;
+        // `5` is 500 ms, `05` 50, `005` 5.
+        fraction * [100, 10, 1].get(digits - 1).copied()?
+    } else {
+        0
+    };
+    if at != bytes.len() {
         return None;
     }
-    let thousandths = match fraction {
-        None => 0,
-        Some(fraction) if (1..=3).contains(&fraction.len()) => {
-            let padded = format!("{fraction:0<3}");
-            digits(&padded)?
-        }
-        Some(_) => return None,
-    };
-    let seconds = minutes.unwrap_or(0).checked_mul(60)?.checked_add(whole)?;
     seconds.checked_mul(1000)?.checked_add(thousandths)
 }
 
@@ -238,9 +261,33 @@ pub struct TurnLine {
     pub team: Team,
     /// What the turn did.
     pub play: Play,
-    /// The column of each step's word, for messages; and of each entry of
-    /// a clear or place.
-    pub columns: Vec<(usize, Vec<usize>)>,
+}
+
+/// Whether `text` is a step's word, long or short.
+fn is_step_word(text: &str) -> bool {
+    matches!(
+        text,
+        "clear" | "c" | "place" | "p" | "move" | "m" | "pass" | "-" | "empty" | "e"
+    )
+}
+
+/// The column of each step's word of a turn line that reads (see
+/// [`turn`]), and of each cell after it: where messages about a step or an
+/// entry point. Worked out again only when there is something to say.
+pub fn step_columns(split: &Split<'_>) -> Vec<(usize, Vec<usize>)> {
+    let mut columns: Vec<(usize, Vec<usize>)> = Vec::new();
+    let first_step = split
+        .tokens
+        .iter()
+        .position(|token| is_step_word(token.text))
+        .unwrap_or(split.tokens.len());
+    for token in &split.tokens[first_step..] {
+        match columns.last_mut() {
+            Some((_, cells)) if !is_step_word(token.text) => cells.push(token.column),
+            _ => columns.push((token.column, Vec::new())),
+        }
+    }
+    columns
 }
 
 /// The team a turn line names, before the rest is read: the team of
@@ -260,10 +307,18 @@ pub fn turn_team(split: &Split<'_>) -> Option<Team> {
 /// True when a line looks like a turn: a team letter, or a turn number and
 /// a dot, first.
 pub fn is_turn(split: &Split<'_>) -> bool {
-    split.tokens.first().is_some_and(|first| {
-        Team::from_letter(first.text).is_some()
-            || (first.text.ends_with('.') && digits(&first.text[..first.text.len() - 1]).is_some())
-    })
+    let mut tokens = split.tokens.iter();
+    let Some(first) = tokens.next() else {
+        return false;
+    };
+    if first.text.ends_with('.') && digits(&first.text[..first.text.len() - 1]).is_some() {
+        return true;
+    }
+    // `A 3.0 …` or `A timeout`, but not `A start: …` or `A: name`.
+    Team::from_letter(first.text).is_some()
+        && tokens.next().is_none_or(|second| {
+            second.text == "timeout" || second.text.starts_with(|c: char| c.is_ascii_digit())
+        })
 }
 
 /// Reads a turn line of a game on a field of `size`.
@@ -308,7 +363,6 @@ pub fn turn(split: &Split<'_>, size: Size) -> Result<TurnLine, LineError> {
             number,
             team,
             play: Play::Timeout,
-            columns: Vec::new(),
         });
     }
     let duration = duration(next.text).ok_or_else(|| {
@@ -316,16 +370,13 @@ pub fn turn(split: &Split<'_>, size: Size) -> Result<TurnLine, LineError> {
     })?;
     at += 1;
     let mut steps = Vec::new();
-    let mut columns = Vec::new();
     while let Some(word) = tokens.get(at) {
         at += 1;
         let step = match word.text {
             "clear" | "c" | "place" | "p" => {
                 let mut items = Vec::new();
-                let mut item_columns = Vec::new();
                 while let Some(token) = tokens.get(at).filter(|token| looks_like_item(token.text)) {
                     items.push(item(*token, size)?);
-                    item_columns.push(token.column);
                     at += 1;
                 }
                 if items.is_empty() {
@@ -334,7 +385,6 @@ pub fn turn(split: &Split<'_>, size: Size) -> Result<TurnLine, LineError> {
                         word.column,
                     ));
                 }
-                columns.push((word.column, item_columns));
                 if matches!(word.text, "clear" | "c") {
                     Step::Clear(items)
                 } else {
@@ -346,17 +396,10 @@ pub fn turn(split: &Split<'_>, size: Size) -> Result<TurnLine, LineError> {
                     return Err(LineError::syntax("move needs a cell", word.column));
                 };
                 at += 1;
-                columns.push((word.column, vec![target.column]));
                 Step::Move(cell(*target, size, target.text)?)
             }
-            "pass" | "-" => {
-                columns.push((word.column, Vec::new()));
-                Step::Pass
-            }
-            "empty" | "e" => {
-                columns.push((word.column, Vec::new()));
-                Step::Empty
-            }
+            "pass" | "-" => Step::Pass,
+            "empty" | "e" => Step::Empty,
             other => {
                 return Err(LineError::syntax(
                     format!("unknown step {other:?}: expected clear, place, move, pass or empty"),
@@ -370,7 +413,6 @@ pub fn turn(split: &Split<'_>, size: Size) -> Result<TurnLine, LineError> {
         number,
         team,
         play: Play::Steps { duration, steps },
-        columns,
     })
 }
 
@@ -500,6 +542,10 @@ mod tests {
         assert_eq!(error("A 1 move B2").code, Code::Syntax);
         assert_eq!(error("C 1 pass").code, Code::Syntax);
         assert_eq!(error("A timeout pass").code, Code::Syntax);
+        assert_eq!(
+            step_columns(&split("12. A 2 clear b1 c1:2 empty")),
+            [(9, vec![15, 18]), (23, vec![])]
+        );
         assert_eq!(error("A 1 clear").code, Code::Syntax);
     }
 }

@@ -6,9 +6,9 @@
 use std::collections::BTreeSet;
 use std::fmt;
 
-use super::lines::{self, key_value, split, LineError, Split, Token};
+use super::lines::{self, key_value, LineError, Split, Token};
 use crate::katazuke::model::code::Code;
-use crate::katazuke::model::event::{Event, HeaderParams, Record};
+use crate::katazuke::model::event::{Event, HeaderParams, MatchStart, Record};
 use crate::katazuke::model::field::{Cell, Field, FieldError};
 use crate::katazuke::model::params::{
     Params, Stock, CAPACITIES, DEFAULT_GAME_TIME, DEFAULT_TEAM_TIME, GAME_TIMES, STOCKS, TEAM_TIMES,
@@ -187,27 +187,35 @@ pub fn read(text: &[u8], policy: Policy, mut sink: impl FnMut(&Record)) -> Verdi
         line: 0,
         last_line: 0,
     };
-    let mut lines: Vec<&[u8]> = text.split(|&byte| byte == b'\n').collect();
-    if lines.last().is_some_and(|last| last.is_empty()) {
-        lines.pop();
-    }
-    for (index, bytes) in lines.iter().enumerate() {
+    // Checked once as a whole; a line that is not UTF-8 is named by its
+    // number, and reading stops before it.
+    let (text, bad_line) = match std::str::from_utf8(text) {
+        Ok(text) => (text, None),
+        Err(error) => {
+            let good = &text[..error.valid_up_to()];
+            let line = good.iter().filter(|&&byte| byte == b'\n').count() + 1;
+            let start = good.iter().rposition(|&byte| byte == b'\n').map_or(0, |at| at + 1);
+            // What comes before the bad line is whole lines of UTF-8.
+            (std::str::from_utf8(&good[..start]).unwrap_or_default(), Some(line))
+        }
+    };
+    let mut tokens = Vec::new();
+    for (index, line) in text.lines().enumerate() {
         reader.line = index + 1;
-        let Ok(line) = std::str::from_utf8(bytes) else {
-            reader.fail_line(LineError::new(
-                Code::Syntax,
-                "the line is not UTF-8 text",
-                1,
-            ));
-            break;
-        };
-        if !split(line).tokens.is_empty() {
+        let split = lines::split_reusing(line, tokens);
+        if !split.tokens.is_empty() {
             reader.last_line = reader.line;
         }
-        if let Err(problem) = reader.read_line(line) {
+        let read = reader.read_line(&split);
+        tokens = split.tokens;
+        if let Err(problem) = read {
             reader.fail(problem);
             break;
         }
+    }
+    if let (Some(line), None) = (bad_line, &reader.verdict.error) {
+        reader.line = line;
+        reader.fail_line(LineError::new(Code::Syntax, "the line is not UTF-8 text", 1));
     }
     if reader.verdict.error.is_none() {
         reader.line = reader.last_line.max(1);
@@ -321,14 +329,13 @@ impl<S: FnMut(&Record)> Reader<'_, S> {
         (self.sink)(&record);
     }
 
-    fn read_line(&mut self, line: &str) -> Result<(), Problem> {
-        let split = split(line);
+    fn read_line(&mut self, split: &Split<'_>) -> Result<(), Problem> {
         if split.tokens.is_empty() {
             return Ok(());
         }
         if let Some(field) = &mut self.field {
             if split.indented {
-                let row = row(&split)?;
+                let row = row(split)?;
                 if let Some(first) = field.rows.first() {
                     if row.len() != first.len() {
                         return Err(Problem::Line(LineError::new(
@@ -360,9 +367,9 @@ impl<S: FnMut(&Record)> Reader<'_, S> {
                 self.section = Section::Header;
                 Ok(())
             }
-            Section::Header => self.header_line(&split),
-            Section::Game(_) => self.game_line(&split),
-            Section::End => self.end_line(&split),
+            Section::Header => self.header_line(split),
+            Section::Game(_) => self.game_line(split),
+            Section::End => self.end_line(split),
         }
     }
 
@@ -461,7 +468,7 @@ impl<S: FnMut(&Record)> Reader<'_, S> {
                 team_time: header.team_time.unwrap_or(DEFAULT_TEAM_TIME),
                 game_time: header.game_time.unwrap_or(DEFAULT_GAME_TIME),
             };
-            self.emit(Event::MatchStart { teams, params });
+            self.emit(Event::MatchStart(Box::new(MatchStart { teams, params })));
         }
         self.section = Section::Game(Box::new(GameSection {
             number,
@@ -485,7 +492,7 @@ impl<S: FnMut(&Record)> Reader<'_, S> {
             return self.begin_game(number);
         }
         let started = self.game().is_some_and(|game| game.referee.is_some());
-        if lines::is_turn(split) && key_value(split).is_none() {
+        if lines::is_turn(split) {
             if !started {
                 return Err(Problem::Line(LineError::new(
                     Code::Start,
@@ -746,14 +753,15 @@ impl<S: FnMut(&Record)> Reader<'_, S> {
             team: written_team,
         })?;
         let number = game.number;
+        let team = turn_line.team;
         let turn = Turn {
-            team: turn_line.team,
+            team,
             play: turn_line.play,
         };
         let (sink, results) = (&mut *self.sink, &mut self.results);
         let played = referee
             .play(
-                &turn,
+                turn,
                 turn_line.number,
                 split.comment,
                 &mut |state, event| hand_on(sink, results, number, state, event),
@@ -761,28 +769,32 @@ impl<S: FnMut(&Record)> Reader<'_, S> {
             .map_err(|violation| Problem::Rule {
                 violation,
                 turn: position,
-                team: turn.team,
-                columns: turn_line.columns.clone(),
+                team,
+                columns: lines::step_columns(split),
             })?;
-        let role = referee.state().role(turn.team);
+        let role = referee.state().role(team);
+        if played.warnings.is_empty() && played.illegal.is_none() {
+            return Ok(());
+        }
+        let columns = lines::step_columns(split);
         let at = |step: Option<usize>| {
-            step.and_then(|step| turn_line.columns.get(step))
+            step.and_then(|step| columns.get(step))
                 .map(|(column, _)| *column)
         };
         for warning in played.warnings {
             let diagnostic = Diagnostic {
                 turn: Some(position),
-                team: Some(turn.team),
+                team: Some(team),
                 role: Some(role),
                 ..self.diagnostic(warning.code, warning.message, at(warning.step))
             };
             self.verdict.warnings.push(diagnostic);
         }
         if let Some(violation) = played.illegal {
-            let column = column_of(&violation, &turn_line.columns);
+            let column = column_of(&violation, &columns);
             let diagnostic = Diagnostic {
                 turn: Some(position),
-                team: Some(turn.team),
+                team: Some(team),
                 role: Some(role),
                 ..self.diagnostic(violation.code, violation.message, column)
             };
@@ -1010,7 +1022,7 @@ fn games_error(split: &Split<'_>) -> Problem {
 
 /// The number of a `game N` line; `None` for any other line.
 fn game_line(split: &Split<'_>) -> Result<Option<u8>, Problem> {
-    if key_value(split).is_some() {
+    if split.tokens[0].text != "game" || key_value(split).is_some() {
         return Ok(None);
     }
     match split.tokens.as_slice() {

@@ -64,32 +64,40 @@ pub struct HeaderParams {
     pub game_time: u64,
 }
 
+/// What the match begins with.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MatchStart {
+    /// The teams' names.
+    pub teams: PerTeam<String>,
+    /// The header's parameters.
+    pub params: HeaderParams,
+}
+
+/// What a game begins with, after the start cells were cleared (§3).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameStart {
+    /// Who takes turn 1.
+    pub first: Team,
+    /// The field's counts after §3.2.
+    pub field: Vec<Vec<u32>>,
+    /// Each team's start cells.
+    pub start: PerTeam<Vec<Cell>>,
+    /// Each team's current territory.
+    pub current: PerTeam<Cell>,
+    /// The objects removed from each start cell.
+    pub removed: Vec<Item>,
+    /// The game's parameters, resolved.
+    pub params: Params,
+}
+
 /// One thing that happens (§12.2). Events inside a turn carry the game
 /// time of the turn's start; `TurnEnd` the time after charging.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Event {
-    /// The match begins.
-    MatchStart {
-        /// The teams' names.
-        teams: PerTeam<String>,
-        /// The header's parameters.
-        params: HeaderParams,
-    },
+    /// The match begins (boxed, as it is large and comes once).
+    MatchStart(Box<MatchStart>),
     /// A game begins, after the start cells were cleared (§3).
-    GameStart {
-        /// Who takes turn 1.
-        first: Team,
-        /// The field's counts after §3.2.
-        field: Vec<Vec<u32>>,
-        /// Each team's start cells.
-        start: PerTeam<Vec<Cell>>,
-        /// Each team's current territory.
-        current: PerTeam<Cell>,
-        /// The objects removed from each start cell.
-        removed: Vec<Item>,
-        /// The game's parameters, resolved.
-        params: Params,
-    },
+    GameStart(Box<GameStart>),
     /// A turn begins.
     TurnStart {
         /// Whose turn.
@@ -298,7 +306,8 @@ impl Serialize for Record {
             map.serialize_entry("t", &self.t)?;
         }
         match &self.event {
-            Event::MatchStart { teams, params } => {
+            Event::MatchStart(start) => {
+                let MatchStart { teams, params } = start.as_ref();
                 map.serialize_entry("teams", teams)?;
                 // The key order of a json! object is serde_json's; the
                 // fields are written here in the order of §2.1.
@@ -311,14 +320,15 @@ impl Serialize for Record {
                 );
                 map.serialize_entry("params", &OrderedParams(&params))?;
             }
-            Event::GameStart {
-                first,
-                field,
-                start,
-                current,
-                removed,
-                params,
-            } => {
+            Event::GameStart(game) => {
+                let GameStart {
+                    first,
+                    field,
+                    start,
+                    current,
+                    removed,
+                    params,
+                } = game.as_ref();
                 map.serialize_entry("first", first)?;
                 map.serialize_entry("second", &first.other())?;
                 map.serialize_entry("field", field)?;
@@ -553,10 +563,10 @@ impl Record {
             (None, 0, 0)
         };
         let event = match name.as_str() {
-            "match_start" => Event::MatchStart {
+            "match_start" => Event::MatchStart(Box::new(MatchStart {
                 teams: fields.take("teams")?,
                 params: fields.params(false)?,
-            },
+            })),
             "game_start" => {
                 let first: Team = fields.take("first")?;
                 let second: Team = fields.take("second")?;
@@ -573,7 +583,7 @@ impl Record {
                 else {
                     return Err(RecordError("incomplete game params".into()));
                 };
-                Event::GameStart {
+                Event::GameStart(Box::new(GameStart {
                     first,
                     field,
                     start,
@@ -586,7 +596,7 @@ impl Record {
                         team_time: header.team_time,
                         game_time: header.game_time,
                     },
-                }
+                }))
             }
             "turn_start" => Event::TurnStart {
                 team: fields.take("team")?,

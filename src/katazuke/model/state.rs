@@ -17,6 +17,9 @@ pub struct GameState {
     /// The first team.
     pub first: Team,
     counts: Vec<u32>,
+    /// The sum of `counts`, kept as they change: whether the field is
+    /// clear is asked after every turn.
+    on_field: u32,
     owners: Vec<Option<Team>>,
     /// Each team's current territory, if it has one (§1.5, §6.4).
     pub current: PerTeam<Option<Cell>>,
@@ -77,6 +80,7 @@ impl GameState {
             game,
             params: params.clone(),
             first,
+            on_field: counts.iter().sum(),
             counts,
             owners,
             current: current.map(|&cell| Some(cell)),
@@ -135,12 +139,12 @@ impl GameState {
 
     /// Objects on the whole field.
     pub fn on_field(&self) -> u32 {
-        self.counts.iter().sum()
+        self.on_field
     }
 
     /// True when no cell holds an object (§8.1.1).
     pub fn is_cleared(&self) -> bool {
-        self.counts.iter().all(|&count| count == 0)
+        self.on_field == 0
     }
 
     /// The time `team` may use in its turn: the less of its clock and the
@@ -171,7 +175,9 @@ impl GameState {
             Event::Clear { team, items, load } => {
                 for item in items {
                     let count = &mut self.counts[size.index(item.cell)];
-                    *count = count.saturating_sub(item.count);
+                    let taken = item.count.min(*count);
+                    *count -= taken;
+                    self.on_field -= taken;
                     self.cleared[*team] += item.count;
                 }
                 self.load[*team] = *load;
@@ -180,6 +186,7 @@ impl GameState {
             Event::Place { team, items, stock } => {
                 for item in items {
                     self.counts[size.index(item.cell)] += item.count;
+                    self.on_field += item.count;
                     self.placed += item.count;
                 }
                 self.stock[*team] = *stock;
@@ -218,8 +225,8 @@ impl GameState {
             Event::Pass { .. }
             | Event::Timeout { .. }
             | Event::Illegal { .. }
-            | Event::MatchStart { .. }
-            | Event::GameStart { .. }
+            | Event::MatchStart(_)
+            | Event::GameStart(_)
             | Event::MatchEnd { .. } => {}
         }
     }

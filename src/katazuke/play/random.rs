@@ -117,17 +117,17 @@ pub fn random_steps(state: &GameState, random: &mut Seeded) -> Vec<Step> {
 }
 
 /// A random legal turn for the team to move: its steps, and a duration of
-/// 0.2 to 5 s, sometimes more than the time left (an overrun) or a
-/// `timeout`.
-pub fn random_turn(state: &GameState, random: &mut Seeded) -> Turn {
+/// 0.2 to 5 s; `mishaps` turns in a thousand overrun the time left (twice
+/// as many) or are a `timeout`.
+pub fn random_turn(state: &GameState, random: &mut Seeded, mishaps: u64) -> Turn {
     let team = state.to_move;
-    if random.chance(1) {
+    if random.below(1000) < mishaps {
         return Turn {
             team,
             play: Play::Timeout,
         };
     }
-    let duration = if random.chance(2) {
+    let duration = if random.below(1000) < 2 * mishaps {
         state.time_left(team) + 1 + random.below(3000)
     } else {
         200 + random.below(4800)
@@ -142,8 +142,9 @@ pub fn random_turn(state: &GameState, random: &mut Seeded) -> Turn {
 }
 
 /// A whole random legal match on `params` from `seed`: A is first in game
-/// 1, B in game 2.
-pub fn random_match(params: &Params, seed: u64) -> MatchRecord {
+/// 1, B in game 2; `mishaps` turns in a thousand overrun or time out (see
+/// [`random_turn`]), which puts teams out early.
+pub fn random_match(params: &Params, seed: u64, mishaps: u64) -> MatchRecord {
     let mut random = Seeded::new(seed);
     let mut games = Vec::new();
     for first in [Team::A, Team::B] {
@@ -165,15 +166,15 @@ pub fn random_match(params: &Params, seed: u64) -> MatchRecord {
         );
         let mut turns = Vec::new();
         while referee.state().ended.is_none() {
-            let mut turn = random_turn(referee.state(), &mut random);
-            if referee.play(&turn, None, None, &mut |_, _| {}).is_err() {
+            let mut turn = random_turn(referee.state(), &mut random, mishaps);
+            if referee.play(turn.clone(), None, None, &mut |_, _| {}).is_err() {
                 // Never, as the steps are chosen legal; a pass is the
                 // harmless stand-in should that change.
                 turn.play = Play::Steps {
                     duration: 500,
                     steps: vec![Step::Pass],
                 };
-                if referee.play(&turn, None, None, &mut |_, _| {}).is_err() {
+                if referee.play(turn.clone(), None, None, &mut |_, _| {}).is_err() {
                     break;
                 }
             }
@@ -224,12 +225,12 @@ mod tests {
     #[test]
     fn random_matches_are_legal_and_the_same_from_the_same_seed() {
         for seed in 1..50 {
-            let record = random_match(&params(), seed);
-            assert_eq!(record, random_match(&params(), seed));
+            let record = random_match(&params(), seed, 10);
+            assert_eq!(record, random_match(&params(), seed, 10));
             let log = record.to_string();
             let verdict = read(log.as_bytes(), Policy::Strict, |_| {});
             assert_eq!(verdict.error, None, "seed {seed}:\n{log}");
         }
-        assert_ne!(random_match(&params(), 1), random_match(&params(), 2));
+        assert_ne!(random_match(&params(), 1, 10), random_match(&params(), 2, 10));
     }
 }

@@ -148,23 +148,16 @@ impl<I: Iterator<Item = Record>> Iterator for Frames<I> {
                 state.apply(&record.event);
             }
             match record.event {
-                Event::MatchStart { teams, .. } => self.names = teams,
-                Event::GameStart {
-                    first,
-                    field,
-                    start,
-                    current,
-                    params,
-                    ..
-                } => {
-                    let counts = field.concat();
+                Event::MatchStart(start) => self.names = start.teams,
+                Event::GameStart(game) => {
+                    let counts = game.field.concat();
                     self.state = Some(GameState::start(
                         record.game.unwrap_or(1),
-                        &params,
-                        first,
+                        &game.params,
+                        game.first,
                         counts,
-                        &start,
-                        current,
+                        &game.start,
+                        game.current,
                     ));
                     return self.frame(FrameKind::Start);
                 }

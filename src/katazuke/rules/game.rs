@@ -5,7 +5,7 @@
 use std::fmt;
 
 use crate::katazuke::model::code::Code;
-use crate::katazuke::model::event::Event;
+use crate::katazuke::model::event::{Event, GameStart};
 use crate::katazuke::model::field::Cell;
 use crate::katazuke::model::params::Params;
 use crate::katazuke::model::state::GameState;
@@ -114,17 +114,15 @@ impl GameReferee {
             .chunks(usize::from(size.columns))
             .map(<[u32]>::to_vec)
             .collect();
-        referee.record(
-            Event::GameStart {
-                first,
-                field,
-                start,
-                current,
-                removed,
-                params: params.clone(),
-            },
-            emit,
-        );
+        let event = Event::GameStart(Box::new(GameStart {
+            first,
+            field,
+            start,
+            current,
+            removed,
+            params: params.clone(),
+        }));
+        referee.record(event, emit);
         referee.end_if_over(emit);
         referee
     }
@@ -142,7 +140,7 @@ impl GameReferee {
     /// step rule is charged as a pass instead of failing.
     pub fn play(
         &mut self,
-        turn: &Turn,
+        turn: Turn,
         number: Option<u32>,
         comment: Option<&str>,
         emit: &mut impl FnMut(&GameState, Event),
@@ -174,7 +172,7 @@ impl GameReferee {
         let left = state.time_left(team);
         let mut warnings = Vec::new();
         let mut illegal = None;
-        let charged = match &turn.play {
+        let charged = match turn.play {
             Play::Timeout => {
                 self.begin(team, emit);
                 self.record(
@@ -187,7 +185,7 @@ impl GameReferee {
                 );
                 left
             }
-            Play::Steps { duration, .. } if *duration > left => {
+            Play::Steps { duration, .. } if duration > left => {
                 warnings.push(Warning {
                     code: Code::Overtime,
                     message: format!(
@@ -199,16 +197,16 @@ impl GameReferee {
                 self.record(
                     Event::Timeout {
                         team,
-                        recorded: Some(*duration),
+                        recorded: Some(duration),
                         charged: left,
                     },
                     emit,
                 );
                 left
             }
-            Play::Steps { duration, steps } => match check(&self.state, team, steps) {
+            Play::Steps { duration, steps } => match check(&self.state, team, &steps) {
                 Ok(noops) => {
-                    if *duration == 0 {
+                    if duration == 0 {
                         warnings.push(Warning {
                             code: Code::ZeroDuration,
                             message: "a completed turn of 0 s (§10.4)".into(),
@@ -224,7 +222,7 @@ impl GameReferee {
                     for step in steps {
                         self.apply(team, step, emit);
                     }
-                    *duration
+                    duration
                 }
                 Err(violation) if self.policy == Policy::Pass => {
                     self.begin(team, emit);
@@ -237,7 +235,7 @@ impl GameReferee {
                         emit,
                     );
                     illegal = Some(violation);
-                    *duration
+                    duration
                 }
                 Err(violation) => return Err(violation),
             },
@@ -343,7 +341,7 @@ impl GameReferee {
     }
 
     /// What one checked step does, as events.
-    fn apply(&mut self, team: Team, step: &Step, emit: &mut impl FnMut(&GameState, Event)) {
+    fn apply(&mut self, team: Team, step: Step, emit: &mut impl FnMut(&GameState, Event)) {
         match step {
             Step::Clear(items) => {
                 let load = self.state.load[team] + items.iter().map(|item| item.count).sum::<u32>();
@@ -352,11 +350,7 @@ impl GameReferee {
                     .filter(|item| self.state.count(item.cell) == item.count)
                     .map(|item| item.cell)
                     .collect();
-                let event = Event::Clear {
-                    team,
-                    items: items.clone(),
-                    load,
-                };
+                let event = Event::Clear { team, items, load };
                 self.record(event, emit);
                 for cell in claimed {
                     self.record(Event::Claim { team, cell }, emit);
@@ -376,11 +370,7 @@ impl GameReferee {
                         ))
                     })
                     .collect();
-                let event = Event::Place {
-                    team,
-                    items: items.clone(),
-                    stock,
-                };
+                let event = Event::Place { team, items, stock };
                 self.record(event, emit);
                 for (cell, owner, was_current) in cancelled {
                     let event = Event::Cancel {
@@ -391,7 +381,7 @@ impl GameReferee {
                     self.record(event, emit);
                 }
             }
-            &Step::Move(to) => {
+            Step::Move(to) => {
                 let from = self.state.current[team];
                 self.record(Event::Move { team, from, to }, emit);
             }
