@@ -36,7 +36,10 @@ fn long_match(rows: u64, columns: u64, seed: u64, team_s: u64, game_s: u64) -> S
 fn turns(log: &str) -> u64 {
     let mut turns = 0;
     let verdict = read(log.as_bytes(), Policy::Strict, |record| {
-        if matches!(record.event, shubbles::katazuke::model::event::Event::TurnEnd { .. }) {
+        if matches!(
+            record.event,
+            shubbles::katazuke::model::event::Event::TurnEnd { .. }
+        ) {
             turns += 1;
         }
     });
@@ -45,7 +48,9 @@ fn turns(log: &str) -> u64 {
 }
 
 fn referee(c: &mut Criterion) {
-    let logs: Vec<String> = (1..=4).map(|seed| long_match(16, 16, seed, 3600, 7200)).collect();
+    let logs: Vec<String> = (1..=4)
+        .map(|seed| long_match(16, 16, seed, 3600, 7200))
+        .collect();
     let total: u64 = logs.iter().map(|log| turns(log)).sum();
     let mut group = c.benchmark_group("katazuke");
     group.throughput(Throughput::Elements(total));
@@ -64,7 +69,9 @@ fn referee(c: &mut Criterion) {
 fn replay(c: &mut Criterion) {
     let log = long_match(7, 7, 1, 150, 300);
     let mut records = Vec::new();
-    read(log.as_bytes(), Policy::Strict, |record| records.push(record.clone()));
+    read(log.as_bytes(), Policy::Strict, |record| {
+        records.push(record.clone())
+    });
     let mut group = c.benchmark_group("katazuke");
     group.sample_size(10);
     group.bench_function("replay GIF of a 7x7 match in memory", |b| {

@@ -570,3 +570,38 @@ fn every_command_has_help_with_examples_and_the_version_is_printed() {
         missing.stderr
     );
 }
+
+#[test]
+fn a_replay_can_show_one_game_from_a_turn_on() {
+    let frames = |args: &[&str]| {
+        let mut all = vec!["replay", "-", "-o", "-"];
+        all.extend_from_slice(args);
+        let run = katazuke(&all, PRACTICE);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        shubbles::reel::decode_gif(&run.bytes)
+            .expect("a GIF")
+            .frames
+            .len()
+    };
+    // Game 2 alone: its start, 16 turns and its end, no summary.
+    assert_eq!(frames(&["--game", "2"]), 18);
+    // Game 1 from turn 10: turns 10 to 14 and the end.
+    assert_eq!(frames(&["--game", "1", "--from-turn", "10"]), 6);
+    let small = katazuke(
+        &[
+            "replay",
+            "-",
+            "-o",
+            "-",
+            "--cell",
+            "24",
+            "--hints",
+            "--comments",
+        ],
+        PRACTICE,
+    );
+    let decoded = shubbles::reel::decode_gif(&small.bytes).expect("a GIF");
+    assert!(decoded.width < 400, "{} pixels across", decoded.width);
+    let bad = katazuke(&["replay", "-", "-o", "-", "--game", "3"], PRACTICE);
+    assert_eq!(bad.code, 2);
+}

@@ -175,7 +175,8 @@ impl Palette {
                         // to be computed: the same entry whichever thread
                         // asks first.
                         let levels = 1u32 << TABLE_BITS;
-                        let centre = |level: usize| ((level as u32 * 255 + 127) / (levels - 1)) as i32;
+                        let centre =
+                            |level: usize| ((level as u32 * 255 + 127) / (levels - 1)) as i32;
                         let index = closest(&self.colours, [centre(r), centre(g), centre(b)]);
                         cell.store(u16::from(index), Ordering::Relaxed);
                         index

@@ -194,9 +194,15 @@ pub fn read(text: &[u8], policy: Policy, mut sink: impl FnMut(&Record)) -> Verdi
         Err(error) => {
             let good = &text[..error.valid_up_to()];
             let line = good.iter().filter(|&&byte| byte == b'\n').count() + 1;
-            let start = good.iter().rposition(|&byte| byte == b'\n').map_or(0, |at| at + 1);
+            let start = good
+                .iter()
+                .rposition(|&byte| byte == b'\n')
+                .map_or(0, |at| at + 1);
             // What comes before the bad line is whole lines of UTF-8.
-            (std::str::from_utf8(&good[..start]).unwrap_or_default(), Some(line))
+            (
+                std::str::from_utf8(&good[..start]).unwrap_or_default(),
+                Some(line),
+            )
         }
     };
     let mut tokens = Vec::new();
@@ -215,7 +221,11 @@ pub fn read(text: &[u8], policy: Policy, mut sink: impl FnMut(&Record)) -> Verdi
     }
     if let (Some(line), None) = (bad_line, &reader.verdict.error) {
         reader.line = line;
-        reader.fail_line(LineError::new(Code::Syntax, "the line is not UTF-8 text", 1));
+        reader.fail_line(LineError::new(
+            Code::Syntax,
+            "the line is not UTF-8 text",
+            1,
+        ));
     }
     if reader.verdict.error.is_none() {
         reader.line = reader.last_line.max(1);
@@ -1180,4 +1190,91 @@ fn param_line(
         }
     }
     Ok(ParamRead::Set)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PRACTICE: &str = include_str!("../../../examples/katazuke/practice.ktz");
+
+    fn verdict(log: &str, policy: Policy) -> Verdict {
+        read(log.as_bytes(), policy, |_| {})
+    }
+
+    fn error(log: &str) -> (Code, Option<usize>, Option<u8>) {
+        let found = verdict(log, Policy::Strict).error.expect("an error");
+        (found.code, found.line, found.game)
+    }
+
+    #[test]
+    fn the_worked_example_is_valid_and_its_events_end_with_the_match() {
+        let mut last = None;
+        let found = read(PRACTICE.as_bytes(), Policy::Strict, |record| {
+            last = Some(record.event.name())
+        });
+        assert_eq!(found, Verdict::default());
+        assert_eq!(last, Some("match_end"));
+    }
+
+    #[test]
+    fn where_section_errors_land() {
+        // Only one game: E-GAMES at the last line of the file.
+        let one_game: String = PRACTICE
+            .lines()
+            .take(36)
+            .map(|l| format!("{l}\n"))
+            .collect();
+        assert_eq!(error(&one_game), (Code::Games, Some(36), None));
+        // A game section closed before its game ended: on the closing line.
+        let unfinished = PRACTICE.replace(
+            "14. B 1.0 clear e4:2           # ends exactly at the game limit\nresult: A 5 B 6\n",
+            "",
+        );
+        assert_eq!(error(&unfinished), (Code::Unfinished, Some(36), Some(1)));
+        // A turn before both start lines.
+        let no_start = PRACTICE.replace("B start: d4* d2\n", "");
+        assert_eq!(error(&no_start).0, Code::Start);
+        // A parameter missing everywhere: on the game's first: line.
+        let no_capacity = PRACTICE.replace("capacity: 4\n", "");
+        assert_eq!(error(&no_capacity), (Code::Header, Some(18), Some(1)));
+        // No version line.
+        assert_eq!(error("game 1\n").0, Code::Syntax);
+        assert_eq!(error("").0, Code::Syntax);
+        // Invalid UTF-8 is named with its line.
+        let mut bytes = PRACTICE.as_bytes().to_vec();
+        let at = PRACTICE.find("event:").expect("a line");
+        bytes[at] = 0xff;
+        let found = read(&bytes, Policy::Strict, |_| {})
+            .error
+            .expect("an error");
+        assert_eq!((found.code, found.line), (Code::Syntax, Some(3)));
+    }
+
+    #[test]
+    fn a_strict_stop_lists_only_the_warnings_before_it() {
+        // Turn 1 of 0 s warns; turn 2 breaks a rule; turn 12's empty of an
+        // empty container would warn, but is never read.
+        let log = PRACTICE
+            .replace(" 1. A 3.0 clear b1:2 a2:2", " 1. A 0 clear b1:2 a2:2")
+            .replace(" 2. B 2.5 clear d3:2 d5:2", " 2. B 2.5 clear a5");
+        let found = verdict(&log, Policy::Strict);
+        let codes: Vec<Code> = found.warnings.iter().map(|w| w.code).collect();
+        assert_eq!(codes, [Code::ZeroDuration]);
+        assert_eq!(found.error.map(|e| e.code), Some(Code::NotAdjacent));
+    }
+
+    #[test]
+    fn the_field_of_game_2_may_differ_with_a_warning_on_its_field_line() {
+        let log = PRACTICE.replace(
+            "game 2\nfirst: B",
+            "game 2\nfield:\n  1 2 1 3 1\n  2 1 3 1 2\n  1 3 0 2 1\n  2 1 2 1 3\n  1 2 1 2 2\nfirst: B",
+        );
+        let found = verdict(&log, Policy::Strict);
+        let differs: Vec<(Code, Option<usize>)> =
+            found.warnings.iter().map(|w| (w.code, w.line)).collect();
+        assert_eq!(differs, [(Code::FieldDiffers, Some(39))]);
+        // The claims of game 2 still hold: nothing else changed.
+        assert_eq!(found.error, None);
+    }
 }

@@ -167,14 +167,20 @@ pub fn random_match(params: &Params, seed: u64, mishaps: u64) -> MatchRecord {
         let mut turns = Vec::new();
         while referee.state().ended.is_none() {
             let mut turn = random_turn(referee.state(), &mut random, mishaps);
-            if referee.play(turn.clone(), None, None, &mut |_, _| {}).is_err() {
+            if referee
+                .play(turn.clone(), None, None, &mut |_, _| {})
+                .is_err()
+            {
                 // Never, as the steps are chosen legal; a pass is the
                 // harmless stand-in should that change.
                 turn.play = Play::Steps {
                     duration: 500,
                     steps: vec![Step::Pass],
                 };
-                if referee.play(turn.clone(), None, None, &mut |_, _| {}).is_err() {
+                if referee
+                    .play(turn.clone(), None, None, &mut |_, _| {})
+                    .is_err()
+                {
                     break;
                 }
             }
@@ -231,6 +237,9 @@ mod tests {
             let verdict = read(log.as_bytes(), Policy::Strict, |_| {});
             assert_eq!(verdict.error, None, "seed {seed}:\n{log}");
         }
-        assert_ne!(random_match(&params(), 1, 10), random_match(&params(), 2, 10));
+        assert_ne!(
+            random_match(&params(), 1, 10),
+            random_match(&params(), 2, 10)
+        );
     }
 }

@@ -559,3 +559,232 @@ fn adjacent(
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::katazuke::model::event::End;
+    use crate::katazuke::model::field::Field;
+    use crate::katazuke::model::params::Stock;
+
+    fn cell(name: &str) -> Cell {
+        Cell::parse(name).unwrap()
+    }
+
+    fn item(name: &str, count: u32) -> Item {
+        Item {
+            cell: cell(name),
+            count,
+        }
+    }
+
+    /// A 1x5 field `3 2 0 1 4`: A from a1; B from e1 (current) and c1.
+    fn referee(policy: Policy) -> (GameReferee, Vec<Event>) {
+        let params = Params {
+            field: Field::new(&[vec![3, 2, 0, 1, 4]]).unwrap(),
+            capacity: 3,
+            stock: Stock {
+                first: 1,
+                second: 1,
+            },
+            team_time: 10_000,
+            game_time: 15_000,
+        };
+        let mut events = Vec::new();
+        let start = PerTeam {
+            a: vec![cell("a1")],
+            b: vec![cell("e1"), cell("c1")],
+        };
+        let current = PerTeam {
+            a: cell("a1"),
+            b: cell("e1"),
+        };
+        let referee =
+            GameReferee::start(1, &params, Team::A, start, current, policy, &mut |_, e| {
+                events.push(e)
+            });
+        (referee, events)
+    }
+
+    fn turn(team: Team, duration: u64, steps: Vec<Step>) -> Turn {
+        Turn {
+            team,
+            play: Play::Steps { duration, steps },
+        }
+    }
+
+    fn play(referee: &mut GameReferee, turn: Turn) -> Result<(Played, Vec<Event>), Violation> {
+        let mut events = Vec::new();
+        let played = referee.play(turn, None, None, &mut |_, e| events.push(e))?;
+        Ok((played, events))
+    }
+
+    #[test]
+    fn the_start_cells_are_cleared_by_the_referee_and_owned() {
+        let (referee, events) = referee(Policy::Strict);
+        let state = referee.state();
+        assert_eq!(state.counts(), [0, 2, 0, 1, 0]);
+        assert_eq!(state.owner(cell("c1")), Some(Team::B));
+        let Event::GameStart(start) = &events[0] else {
+            panic!("a game_start first")
+        };
+        assert_eq!(start.removed, [item("a1", 3), item("e1", 4), item("c1", 0)]);
+    }
+
+    #[test]
+    fn a_clear_claims_the_cells_it_empties_and_fills_the_container() {
+        let (mut referee, _) = referee(Policy::Strict);
+        let (played, events) = play(
+            &mut referee,
+            turn(Team::A, 2000, vec![Step::Clear(vec![item("b1", 2)])]),
+        )
+        .unwrap();
+        assert!(played.warnings.is_empty());
+        let names: Vec<&str> = events.iter().map(Event::name).collect();
+        assert_eq!(names, ["turn_start", "clear", "claim", "turn_end"]);
+        let state = referee.state();
+        assert_eq!(
+            (state.load.a, state.cleared.a, state.owner(cell("b1"))),
+            (2, 2, Some(Team::A))
+        );
+        assert_eq!(
+            (state.team_left.a, state.game_left, state.to_move),
+            (8000, 13_000, Team::B)
+        );
+    }
+
+    #[test]
+    fn checks_come_in_the_order_of_section_10_6_8() {
+        let (mut referee, _) = referee(Policy::Strict);
+        let code = |referee: &mut GameReferee, steps| {
+            play(referee, turn(Team::A, 1000, steps)).unwrap_err().code
+        };
+        // A duplicate comes before the emptying rule, which comes before
+        // adjacency, which comes before the count and the capacity.
+        let dup_after_empty = vec![Step::Empty, Step::Clear(vec![item("d1", 1), item("d1", 1)])];
+        assert_eq!(code(&mut referee, dup_after_empty), Code::DupCell);
+        let far_after_empty = vec![Step::Empty, Step::Clear(vec![item("d1", 1)])];
+        assert_eq!(code(&mut referee, far_after_empty), Code::ClearAfterEmpty);
+        assert_eq!(
+            code(&mut referee, vec![Step::Clear(vec![item("d1", 9)])]),
+            Code::NotAdjacent
+        );
+        assert_eq!(
+            code(&mut referee, vec![Step::Clear(vec![item("b1", 3)])]),
+            Code::TooMany
+        );
+        assert_eq!(
+            code(&mut referee, vec![Step::Place(vec![item("b1", 2)])]),
+            Code::Stock
+        );
+        assert_eq!(
+            code(&mut referee, vec![Step::Pass, Step::Pass]),
+            Code::Actions
+        );
+        assert_eq!(code(&mut referee, vec![Step::Empty]), Code::Actions);
+        assert_eq!(
+            code(&mut referee, vec![Step::Pass, Step::Empty, Step::Empty]),
+            Code::EmptyTwice
+        );
+        assert_eq!(
+            code(&mut referee, vec![Step::Move(cell("a1"))]),
+            Code::MoveSame
+        );
+        assert_eq!(
+            code(&mut referee, vec![Step::Move(cell("e1"))]),
+            Code::MoveNotOwn
+        );
+        // Nothing of a refused turn was applied.
+        assert_eq!(referee.state().turns, 0);
+        let wrong_team = play(&mut referee, turn(Team::B, 1000, vec![Step::Pass])).unwrap_err();
+        assert_eq!(wrong_team.code, Code::Team);
+    }
+
+    #[test]
+    fn an_overrun_charges_what_was_left_and_puts_the_team_out() {
+        let (mut referee, _) = referee(Policy::Strict);
+        // Not even looked at: the steps would break a rule.
+        let (played, events) = play(
+            &mut referee,
+            turn(Team::A, 10_001, vec![Step::Move(cell("e1"))]),
+        )
+        .unwrap();
+        assert_eq!(played.warnings[0].code, Code::Overtime);
+        assert!(events.contains(&Event::TeamOut { team: Team::A }));
+        assert!(events.contains(&Event::Timeout {
+            team: Team::A,
+            recorded: Some(10_001),
+            charged: 10_000
+        }));
+        // B alone now: its turns repeat.
+        play(&mut referee, turn(Team::B, 1000, vec![Step::Pass])).unwrap();
+        assert_eq!(referee.state().to_move, Team::B);
+        play(&mut referee, turn(Team::B, 1000, vec![Step::Pass])).unwrap();
+        // The game clock: 15 s in all, 12 s gone; a turn of exactly the
+        // rest completes and ends the game by time.
+        let (_, events) = play(&mut referee, turn(Team::B, 3000, vec![Step::Pass])).unwrap();
+        assert!(matches!(
+            events.last(),
+            Some(Event::GameEnd {
+                reason: End::Time,
+                ..
+            })
+        ));
+        let after = play(&mut referee, turn(Team::B, 1000, vec![Step::Pass])).unwrap_err();
+        assert_eq!(after.code, Code::AfterEnd);
+    }
+
+    #[test]
+    fn placing_on_a_current_territory_cancels_it_and_leaves_no_current() {
+        let (mut referee, _) = referee(Policy::Strict);
+        play(
+            &mut referee,
+            turn(Team::A, 1000, vec![Step::Clear(vec![item("b1", 2)])]),
+        )
+        .unwrap();
+        play(
+            &mut referee,
+            turn(Team::B, 1000, vec![Step::Move(cell("c1"))]),
+        )
+        .unwrap();
+        play(
+            &mut referee,
+            turn(Team::A, 1000, vec![Step::Move(cell("b1"))]),
+        )
+        .unwrap();
+        let (_, events) = play(
+            &mut referee,
+            turn(Team::B, 1000, vec![Step::Place(vec![item("b1", 1)])]),
+        )
+        .unwrap();
+        assert!(events.contains(&Event::Cancel {
+            cell: cell("b1"),
+            owner: Team::A,
+            was_current: true
+        }));
+        assert_eq!(referee.state().current.a, None);
+        let none = play(
+            &mut referee,
+            turn(Team::A, 1000, vec![Step::Clear(vec![item("b1", 1)])]),
+        )
+        .unwrap_err();
+        assert_eq!(none.code, Code::NoCurrent);
+    }
+
+    #[test]
+    fn under_pass_an_illegal_turn_is_charged_and_changes_nothing_else() {
+        let (mut referee, _) = referee(Policy::Pass);
+        let (played, events) = play(
+            &mut referee,
+            turn(Team::A, 1500, vec![Step::Clear(vec![item("d1", 1)])]),
+        )
+        .unwrap();
+        assert_eq!(played.illegal.map(|v| v.code), Some(Code::NotAdjacent));
+        let names: Vec<&str> = events.iter().map(Event::name).collect();
+        assert_eq!(names, ["turn_start", "illegal", "turn_end"]);
+        assert_eq!(
+            (referee.state().team_left.a, referee.state().counts()[3]),
+            (8500, 1)
+        );
+    }
+}
