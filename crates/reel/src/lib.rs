@@ -21,6 +21,7 @@ mod file;
 mod lzw;
 mod palette;
 mod png;
+pub mod shapes;
 pub mod text;
 mod writer;
 

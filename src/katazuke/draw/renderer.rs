@@ -3,6 +3,7 @@
 //! team with its container, stock and clock; the header and the caption;
 //! and for the match's end, the table of §9.2 with the deciding row.
 
+use reel::shapes;
 use reel::text::{self, Anchor, TextInk};
 use tiny_skia::{FillRule, Paint, PathBuilder, Pixmap, Rect, Stroke, Transform};
 
@@ -650,10 +651,7 @@ impl Pen<'_> {
     }
 
     fn line(&mut self, from: (f32, f32), to: (f32, f32), width: f32, ink: Ink) {
-        let mut builder = PathBuilder::new();
-        builder.move_to(from.0, from.1);
-        builder.line_to(to.0, to.1);
-        if let Some(path) = builder.finish() {
+        if let Some(path) = shapes::line(from, to) {
             let stroke = Stroke {
                 width,
                 line_cap: tiny_skia::LineCap::Round,
@@ -670,16 +668,7 @@ impl Pen<'_> {
     }
 
     fn polygon(&mut self, points: &[(f32, f32)], ink: Ink) {
-        let mut builder = PathBuilder::new();
-        for (i, &(x, y)) in points.iter().enumerate() {
-            if i == 0 {
-                builder.move_to(x, y);
-            } else {
-                builder.line_to(x, y);
-            }
-        }
-        builder.close();
-        if let Some(path) = builder.finish() {
+        if let Some(path) = shapes::polygon(points) {
             self.pixmap.fill_path(
                 &path,
                 &paint(ink, true),

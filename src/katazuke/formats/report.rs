@@ -9,7 +9,7 @@ use crate::katazuke::model::code::Code;
 use crate::katazuke::model::event::{Event, Record};
 use crate::katazuke::model::team::{PerTeam, Team};
 use crate::katazuke::model::turn::Seconds;
-use crate::katazuke::rules::outcome::{MatchResult, CRITERIA};
+use crate::katazuke::rules::outcome::{GameResult, MatchResult, CRITERIA};
 
 /// One game's line of the report.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -22,31 +22,9 @@ pub struct GameReport {
     pub end: &'static str,
     /// Turns played.
     pub turns: u32,
-    /// Cells owned at the end.
-    pub territory: PerTeam<u32>,
-    /// Objects cleared.
-    pub objects: PerTeam<u32>,
-    /// Time charged, ms.
-    pub time_used: PerTeam<u64>,
-    /// More territory; none for a drawn game.
-    pub winner: Option<Team>,
-}
-
-/// The match's part of the report.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct MatchReport {
-    /// Games won.
-    pub wins: PerTeam<u32>,
-    /// Territory totals.
-    pub territory: PerTeam<u32>,
-    /// Objects totals.
-    pub objects: PerTeam<u32>,
-    /// Time totals, ms.
-    pub time_used: PerTeam<u64>,
-    /// The winner.
-    pub winner: Option<Team>,
-    /// The deciding criterion, 1 to 5.
-    pub criterion: Option<u8>,
+    /// Territory, objects, time used and the winner.
+    #[serde(flatten)]
+    pub result: GameResult,
 }
 
 /// What the events say about the match: its games' and its own results.
@@ -67,41 +45,18 @@ impl Results {
         match &record.event {
             Event::MatchStart(start) => self.names = start.teams.clone(),
             Event::GameStart(game) => self.first = Some(game.first),
-            Event::GameEnd {
-                reason,
-                territory,
-                objects,
-                time_used,
-                winner,
-            } => self.games.push(GameReport {
-                game: record.game.unwrap_or(0),
-                first: self.first.unwrap_or(Team::A),
-                end: reason.name(),
-                turns: record.turn,
-                territory: *territory,
-                objects: *objects,
-                time_used: *time_used,
-                winner: *winner,
-            }),
-            Event::MatchEnd {
-                wins,
-                territory,
-                objects,
-                time_used,
-                winner,
-                criterion,
-                janken,
-            } => {
-                self.result = Some(MatchResult {
-                    wins: *wins,
-                    territory: *territory,
-                    objects: *objects,
-                    time_used: *time_used,
-                    winner: *winner,
-                    criterion: *criterion,
-                    janken: *janken,
-                })
+            Event::GameEnd { reason, .. } => {
+                if let Some(result) = GameResult::of(&record.event) {
+                    self.games.push(GameReport {
+                        game: record.game.unwrap_or(0),
+                        first: self.first.unwrap_or(Team::A),
+                        end: reason.name(),
+                        turns: record.turn,
+                        result,
+                    });
+                }
             }
+            Event::MatchEnd { .. } => self.result = MatchResult::of(&record.event),
             _ => {}
         }
     }
@@ -125,7 +80,7 @@ struct CheckJson<'a> {
     valid: bool,
     games: Option<&'a [GameReport]>,
     #[serde(rename = "match")]
-    match_: Option<MatchReport>,
+    match_: Option<MatchResult>,
     illegal: Vec<DiagnosticJson<'a>>,
     warnings: Vec<DiagnosticJson<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -173,14 +128,7 @@ pub fn check_json(results: &Results, verdict: &Verdict) -> String {
     let json = CheckJson {
         valid,
         games: valid.then_some(results.games.as_slice()),
-        match_: results.result.filter(|_| valid).map(|result| MatchReport {
-            wins: result.wins,
-            territory: result.territory,
-            objects: result.objects,
-            time_used: result.time_used,
-            winner: result.winner,
-            criterion: result.criterion,
-        }),
+        match_: results.result.filter(|_| valid),
         illegal,
         warnings,
         error,
@@ -229,12 +177,13 @@ pub fn report_text(results: &Results) -> String {
             &format!("game {}", game.game),
             game.first.letter(),
             game.turns.to_string(),
-            game.territory,
-            game.objects,
-            game.time_used,
+            game.result.territory,
+            game.result.objects,
+            game.result.time_used,
             format!(
                 "{} (end: {end})",
-                game.winner
+                game.result
+                    .winner
                     .map_or("drawn".to_string(), |team| team.to_string())
             ),
         );

@@ -222,24 +222,8 @@ impl<I: Iterator<Item = Record>> Iterator for Frames<I> {
                         return self.frame(FrameKind::End(reason, result));
                     }
                 }
-                Event::MatchEnd {
-                    wins,
-                    territory,
-                    objects,
-                    time_used,
-                    winner,
-                    criterion,
-                    janken,
-                } => {
-                    let result = MatchResult {
-                        wins,
-                        territory,
-                        objects,
-                        time_used,
-                        winner,
-                        criterion,
-                        janken,
-                    };
+                Event::MatchEnd { .. } => {
+                    let result = MatchResult::of(&record.event)?;
                     return self.frame(FrameKind::Summary(result));
                 }
             }

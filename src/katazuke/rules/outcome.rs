@@ -1,11 +1,13 @@
 //! Who wins a match (§9.2–§9.4): the five criteria in order, from the two
 //! games' results.
 
+use serde::Serialize;
+
 use crate::katazuke::model::event::Event;
 use crate::katazuke::model::team::{PerTeam, Team};
 
 /// A game's results (§9.1), as its `GameEnd` event gives them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct GameResult {
     /// Cells owned at the end.
     pub territory: PerTeam<u32>,
@@ -17,8 +19,9 @@ pub struct GameResult {
     pub winner: Option<Team>,
 }
 
-/// The match's totals and the decision.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// The match's totals and the decision (as `check --json` writes them,
+/// without the janken).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct MatchResult {
     /// Games won.
     pub wins: PerTeam<u32>,
@@ -33,6 +36,7 @@ pub struct MatchResult {
     /// The deciding criterion, 1 to 5.
     pub criterion: Option<u8>,
     /// The janken the log records, needed or not.
+    #[serde(skip)]
     pub janken: Option<Team>,
 }
 
@@ -103,6 +107,30 @@ impl MatchResult {
             winner: self.winner,
             criterion: self.criterion,
             janken: self.janken,
+        }
+    }
+
+    /// The result a `MatchEnd` event carries, or `None` for another event.
+    pub fn of(event: &Event) -> Option<MatchResult> {
+        match *event {
+            Event::MatchEnd {
+                wins,
+                territory,
+                objects,
+                time_used,
+                winner,
+                criterion,
+                janken,
+            } => Some(MatchResult {
+                wins,
+                territory,
+                objects,
+                time_used,
+                winner,
+                criterion,
+                janken,
+            }),
+            _ => None,
         }
     }
 }

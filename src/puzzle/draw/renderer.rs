@@ -20,7 +20,7 @@ use std::sync::{Mutex, OnceLock};
 
 use reel::text::{self, TextInk};
 use reel::Palette;
-use tiny_skia::{FillRule, Paint, PathBuilder, Pixmap, Point, Rect, Transform};
+use tiny_skia::{FillRule, Paint, Pixmap, Point, Rect, Transform};
 
 use super::inks::{blended_palette, ink_palette, Ink, NUMBER_INK};
 use super::layout::{Layout, Square};
@@ -521,16 +521,7 @@ impl Pen<'_> {
     }
 
     fn polygon(&mut self, points: &[(f32, f32)], ink: Ink) {
-        let mut builder = PathBuilder::new();
-        for (i, &(x, y)) in points.iter().enumerate() {
-            if i == 0 {
-                builder.move_to(x, y);
-            } else {
-                builder.line_to(x, y);
-            }
-        }
-        builder.close();
-        if let Some(path) = builder.finish() {
+        if let Some(path) = reel::shapes::polygon(points) {
             let paint = self.paint(ink, Fade::Still);
             self.pixmap
                 .fill_path(&path, &paint, FillRule::Winding, self.view.transform, None);
