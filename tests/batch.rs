@@ -43,7 +43,7 @@ fn valid_failing_and_invalid_lines_are_each_handled_and_counted() {
     assert_eq!(
         lines,
         [
-            "shubbles: scenarios.txt:4: invalid line: the state has 30 characters, expected 29 (one per cell)",
+            r#"shubbles: scenarios.txt:4: invalid line: the state has 30 characters, expected 29 (one per cell): character 30, ".", is one too many"#,
             "shubbles: scenarios.txt:5: rendered `!`: the run failed at operation 3 `^` (stot up): the stot in cell 4 cannot move up: a wall is in the way",
             "batch: 3 rendered (1 failed with !), 1 invalid; written to out",
         ]

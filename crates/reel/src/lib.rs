@@ -10,7 +10,8 @@
 //!
 //! Also here: [`text`] (glyphs of an embedded monospaced font, blended in
 //! palette colours only), [`write_png`] for single pictures,
-//! [`write_atomically`] for files that are written whole or not at all, and
+//! [`write_atomically`] for files that are written whole or not at all
+//! (even when a signal ends the process: [`abandon_unfinished_files`]), and
 //! [`decode_gif`] to read a GIF back for tests.
 
 #![warn(missing_docs)]
@@ -27,7 +28,7 @@ mod writer;
 
 pub use decode::{decode_gif, DecodedFrame, DecodedGif};
 pub use error::EncodeError;
-pub use file::write_atomically;
+pub use file::{abandon_unfinished_files, sync_folder, write_atomically, AtomicFile};
 pub use gif::{DisposalMethod, Repeat};
 pub use palette::{blend, Palette, PaletteError, BLEND_STEPS, MAX_COLOURS};
 pub use png::write_png;

@@ -1,13 +1,15 @@
 //! The match a command reads: a file or standard input, refereed, with its
 //! problems printed as §10.1 says.
 
+use std::fs::File;
 use std::io::{self, Read};
 use std::path::Path;
 
-use shubbles::cli::Ending;
+use shubbles::cli::{say, Ending};
 use shubbles::katazuke::log::reader::{read, Verdict};
 use shubbles::katazuke::model::event::Record;
 use shubbles::katazuke::rules::game::Policy;
+use shubbles::text_input::MAX_INPUT_BYTES;
 
 /// A match log's bytes and the name messages give it.
 pub struct Source {
@@ -16,19 +18,32 @@ pub struct Source {
     pub bytes: Vec<u8>,
 }
 
-/// Reads `path`, or standard input for `-`.
+/// Reads `path`, or standard input for `-`: at most
+/// [`MAX_INPUT_BYTES`], so that an endless input (`/dev/zero`) is refused
+/// instead of filling the memory.
 pub fn read_source(path: &Path) -> Result<Source, Ending> {
     let label = path.to_string_lossy().into_owned();
-    let bytes = if label == "-" {
-        let mut bytes = Vec::new();
-        io::stdin()
-            .read_to_end(&mut bytes)
-            .map_err(|error| Ending::Invalid(format!("cannot read standard input: {error}")))?;
-        bytes
+    let mut bytes = Vec::new();
+    let limit = MAX_INPUT_BYTES as u64 + 1;
+    let read = if label == "-" {
+        io::stdin().lock().take(limit).read_to_end(&mut bytes)
     } else {
-        std::fs::read(path)
-            .map_err(|error| Ending::Invalid(format!("cannot read {label}: {error}")))?
+        File::open(path).and_then(|file| file.take(limit).read_to_end(&mut bytes))
     };
+    let name = if label == "-" {
+        "standard input"
+    } else {
+        &label
+    };
+    if let Err(error) = read {
+        return Err(Ending::Invalid(format!("cannot read {name}: {error}")));
+    }
+    if bytes.len() > MAX_INPUT_BYTES {
+        return Err(Ending::Invalid(format!(
+            "{name} is larger than {} MiB, far more than a match log or its events",
+            MAX_INPUT_BYTES >> 20
+        )));
+    }
     Ok(Source { label, bytes })
 }
 
@@ -56,7 +71,7 @@ pub fn print_diagnostics(source: &Source, verdict: &Verdict) {
         .collect();
     all.sort_by_key(|diagnostic| diagnostic.line.unwrap_or(0));
     for diagnostic in all {
-        eprintln!("{}", diagnostic.line_for(&source.label));
+        say(&diagnostic.line_for(&source.label));
     }
 }
 

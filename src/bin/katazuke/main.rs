@@ -16,13 +16,17 @@ mod text;
 
 use std::process::ExitCode;
 
-use clap::Parser;
+use shubbles::cli::{parse_arguments, remove_unfinished_files_on_signals};
 
 use args::{Cli, Command};
 use exit::PROGRAM;
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    remove_unfinished_files_on_signals();
+    let cli = match parse_arguments::<Cli>(std::env::args_os().collect()) {
+        Ok(cli) => cli,
+        Err(ending) => return ending.exit(PROGRAM),
+    };
     let ending = match &cli.command {
         Command::Check(args) => text::check(args),
         Command::Events(args) => text::events(args),

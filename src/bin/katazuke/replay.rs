@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use shubbles::cli::{write_output, Ending};
+use shubbles::cli::{say, write_output, Ending};
 use shubbles::katazuke::draw::animation::{write_replay, ReplayOptions};
 use shubbles::katazuke::draw::renderer::DrawOptions;
 use shubbles::katazuke::formats::event_log::read_events;
@@ -26,7 +26,7 @@ fn records(args: &ReplayArgs) -> Result<Vec<Record>, Ending> {
     let refereed = referee(&source, args.illegal.policy());
     print_diagnostics(&source, &refereed.verdict);
     if refereed.verdict.error.is_some() {
-        eprintln!("katazuke: no replay written: the log cannot be refereed to its end");
+        say("katazuke: no replay written: the log cannot be refereed to its end");
         return Err(ending_of(&refereed.verdict));
     }
     Ok(refereed.records)

@@ -2,7 +2,7 @@
 
 use std::io::{self, BufWriter, Write};
 
-use shubbles::cli::{write_file, Ending};
+use shubbles::cli::{print as print_out, say, write_file, Ending};
 use shubbles::katazuke::formats::ascii::board;
 use shubbles::katazuke::formats::report::{check_json, report_text, Results};
 use shubbles::katazuke::log::format::format;
@@ -13,10 +13,9 @@ use crate::args::{AsciiArgs, CheckArgs, EventsArgs, FmtArgs};
 use crate::input::{ending_of, print_diagnostics, read_source, referee};
 
 fn print(text: &str) -> Ending {
-    let mut out = io::stdout().lock();
-    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+    match print_out(text) {
         Ok(()) => Ending::Success,
-        Err(error) => Ending::Error(anyhow::anyhow!("cannot write to standard output: {error}")),
+        Err(error) => Ending::Error(error),
     }
 }
 
@@ -68,7 +67,7 @@ pub fn events(args: &EventsArgs) -> Ending {
         .try_for_each(|record| writeln!(out, "{}", record.to_json()))
         .and_then(|()| out.flush());
     if let Err(error) = written {
-        return Ending::Error(anyhow::anyhow!("cannot write to standard output: {error}"));
+        return Ending::Error(anyhow::Error::new(error).context("cannot write to standard output"));
     }
     print_diagnostics(&source, &refereed.verdict);
     ending_of(&refereed.verdict)
@@ -82,7 +81,7 @@ pub fn fmt(args: &FmtArgs) -> Ending {
     let formatted = match format(&source.bytes) {
         Ok(formatted) => formatted,
         Err(error) => {
-            eprintln!("{}", error.line_for(&source.label));
+            say(&error.line_for(&source.label));
             return Ending::Status(error.code.exit_status());
         }
     };

@@ -288,6 +288,10 @@ const COMMANDS: [&str; 11] = [
     "gif", "smooth", "text", "ascii", "frames", "png", "events", "solve", "demo", "batch", "help",
 ];
 
+/// The most threads `--jobs` asks for: each holds a stack and a picture,
+/// and more threads than cores only take turns.
+const MAX_JOBS: i64 = 1024;
+
 const BATCH_HELP: &str = "\
 Each line of a FILE is `STATE [OPS [NAME]]`, separated by white space; `#`
 starts a comment; blank lines are skipped. The second field is always the
@@ -329,9 +333,10 @@ pub struct BatchArgs {
             .try_map(|name| name.parse::<Format>())
     )]
     pub format: Format,
-    /// How many scenarios to render at once [default: one per core].
-    #[arg(long, value_name = "N")]
-    pub jobs: Option<std::num::NonZeroUsize>,
+    /// How many scenarios to render at once, 1 to 1024 [default: one per
+    /// core].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=MAX_JOBS))]
+    pub jobs: Option<u16>,
     /// Side of one cell in pixels (gif, smooth and png).
     #[arg(long, value_name = "PX", default_value_t = RenderOptions::DEFAULT_CELL_SIZE)]
     pub cell_size: u32,

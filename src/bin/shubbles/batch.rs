@@ -1,9 +1,9 @@
 //! The `batch` command: many scenarios, one file each, on all cores.
 
 use std::fs;
-use std::io::{self, IsTerminal, Read};
+use std::io::{self, IsTerminal};
 
-use shubbles::cli::Ending;
+use shubbles::cli::{say, Ending};
 use shubbles::puzzle::batch::{self, Batch};
 use shubbles::RenderOptions;
 
@@ -20,17 +20,13 @@ pub fn run_batch(args: &BatchArgs) -> Ending {
     let mut batch = Batch::new(args.settle);
     for file in &args.files {
         let label = file.to_string_lossy();
-        let text = if label == "-" {
-            let mut text = Vec::new();
-            io::stdin().read_to_end(&mut text).map(|_| text)
+        let read = if label == "-" {
+            batch.add(&label, io::stdin().lock())
         } else {
-            fs::read(file)
+            fs::File::open(file).and_then(|opened| batch.add(&label, io::BufReader::new(opened)))
         };
-        match text {
-            Ok(text) => batch.add(&label, &text),
-            Err(error) => {
-                return Ending::Error(anyhow::anyhow!("cannot read {label}: {error}"));
-            }
+        if let Err(error) = read {
+            return Ending::Error(anyhow::anyhow!("cannot read {label}: {error}"));
         }
     }
     if let Err(error) = fs::create_dir_all(&args.out_dir) {
@@ -40,17 +36,17 @@ pub fn run_batch(args: &BatchArgs) -> Ending {
         ));
     }
     for invalid in batch.invalid() {
-        eprintln!(
+        say(&format!(
             "{PROGRAM}: {}: invalid line: {}",
             invalid.location, invalid.problem
-        );
+        ));
     }
 
     let bar = progress_bar(batch.jobs().len());
     let render = || batch.render_all(args.format, &options, &args.out_dir, &bar);
     let results = match args.jobs {
         Some(threads) => match rayon::ThreadPoolBuilder::new()
-            .num_threads(threads.get())
+            .num_threads(usize::from(threads))
             .build()
         {
             Ok(pool) => pool.install(render),
@@ -65,14 +61,17 @@ pub fn run_batch(args: &BatchArgs) -> Ending {
             Ok(rendered) => {
                 if let Some((op, failure)) = rendered.outcome.failure {
                     let why = job.scenario.explain_failure(op, failure);
-                    eprintln!("{PROGRAM}: {}: rendered `!`: {why}", job.location);
+                    say(&format!("{PROGRAM}: {}: rendered `!`: {why}", job.location));
                 }
             }
-            Err(error) => eprintln!("{PROGRAM}: {error}"),
+            Err(error) => say(&format!("{PROGRAM}: {error}")),
         }
     }
     let summary = batch::Summary::new(&batch, &results);
-    eprintln!("batch: {summary}; written to {}", args.out_dir.display());
+    say(&format!(
+        "batch: {summary}; written to {}",
+        args.out_dir.display()
+    ));
     if summary.invalid > 0 {
         Ending::Status(2)
     } else if summary.not_written > 0 {

@@ -17,8 +17,7 @@ mod text;
 
 use std::process::ExitCode;
 
-use clap::Parser;
-
+use shubbles::cli::{parse_arguments, remove_unfinished_files_on_signals};
 use shubbles::puzzle::formats::ascii::picture;
 use shubbles::puzzle::formats::event_log::write_event_log;
 use shubbles::puzzle::formats::frame_dump::write_frame_dump;
@@ -32,7 +31,12 @@ use solve::solve_command;
 use text::{print_run, text};
 
 fn main() -> ExitCode {
-    let cli = Cli::parse_from(operations_may_be_dashes(std::env::args_os().collect()));
+    remove_unfinished_files_on_signals();
+    let cli = match parse_arguments::<Cli>(operations_may_be_dashes(std::env::args_os().collect()))
+    {
+        Ok(cli) => cli,
+        Err(ending) => return ending.exit(PROGRAM),
+    };
     let ending = match cli.command {
         None => gif(&cli.gif, GifStyle::OneSecond),
         Some(Command::Gif(args)) => gif(&args, GifStyle::OneSecond),

@@ -5,7 +5,7 @@ use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use shubbles::cli::{write_output, Ending};
+use shubbles::cli::{print, say, write_output, Ending};
 use shubbles::puzzle::formats::event_log::{read_event_log, EventLog};
 use shubbles::puzzle::TEMPORARY_PREFIX;
 use shubbles::reel::write_png;
@@ -57,10 +57,15 @@ impl Source {
         let Some(path) = from_events else {
             return scenario(run).map(Source::Run);
         };
-        let file = fs::File::open(path)
-            .map_err(|error| Ending::Invalid(format!("cannot read {}: {error}", path.display())))?;
-        read_event_log(io::BufReader::new(file))
-            .map(Source::Log)
+        let read = if path.as_os_str() == "-" {
+            read_event_log(io::stdin().lock())
+        } else {
+            let file = fs::File::open(path).map_err(|error| {
+                Ending::Invalid(format!("cannot read {}: {error}", path.display()))
+            })?;
+            read_event_log(io::BufReader::new(file))
+        };
+        read.map(Source::Log)
             .map_err(|error| Ending::Invalid(format!("{}: {error}", path.display())))
     }
 
@@ -140,9 +145,9 @@ fn report_outcome(source: &Source, picture_on_stdout: bool) -> Ending {
     match source.outcome().failure {
         Some((op, failure)) => {
             if picture_on_stdout {
-                eprintln!("!");
-            } else {
-                println!("!");
+                say("!");
+            } else if let Err(error) = print("!\n") {
+                return Ending::Error(error);
             }
             explain_failure(source.scenario(), op, failure);
             Ending::Status(RUN_FAILED)

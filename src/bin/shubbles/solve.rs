@@ -3,7 +3,7 @@
 
 use std::io::{self, IsTerminal};
 
-use shubbles::cli::{write_file, Ending};
+use shubbles::cli::{print, say, say_partial, write_file, Ending};
 use shubbles::puzzle::model::operation::format_operations;
 use shubbles::puzzle::progress::NoProgress;
 use shubbles::puzzle::solve::{progress_line, solve, SolveOutcome, SolveProgress};
@@ -20,7 +20,10 @@ struct TerminalProgress;
 
 impl SolveProgress for TerminalProgress {
     fn depth_done(&mut self, depth: usize, states_seen: usize, elapsed: std::time::Duration) {
-        eprint!("\r{}\x1b[K", progress_line(depth, states_seen, elapsed));
+        say_partial(&format!(
+            "\r{}\x1b[K",
+            progress_line(depth, states_seen, elapsed)
+        ));
     }
 }
 
@@ -50,19 +53,26 @@ pub fn solve_command(args: &SolveArgs) -> Ending {
         solve(&scenario.start, args.max_states, &mut NoProgress)
     };
     if on_terminal {
-        eprint!("\r\x1b[K");
+        say_partial("\r\x1b[K");
     }
     let report = match searched {
         Ok(report) => report,
         Err(error) => return Ending::Error(anyhow::anyhow!("{error}")),
     };
-    if args.json {
-        println!("{}", report.json());
+    let printed = if args.json {
+        print(&(report.json() + "\n"))
     } else {
-        if let SolveOutcome::Solved { operations, .. } = &report.outcome {
-            println!("{}", format_operations(operations));
-        }
-        eprintln!("{PROGRAM}: {}", report.summary());
+        let printed = match &report.outcome {
+            SolveOutcome::Solved { operations, .. } => {
+                print(&(format_operations(operations) + "\n"))
+            }
+            _ => Ok(()),
+        };
+        say(&format!("{PROGRAM}: {}", report.summary()));
+        printed
+    };
+    if let Err(error) = printed {
+        return Ending::Error(error);
     }
     if let SolveOutcome::Solved { operations, .. } = &report.outcome {
         let answer = Scenario {

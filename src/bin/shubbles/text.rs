@@ -3,7 +3,7 @@
 
 use std::io::{self, BufWriter, Write};
 
-use shubbles::cli::Ending;
+use shubbles::cli::{print, Ending};
 use shubbles::{Outcome, Scenario};
 
 use crate::args::RunArgs;
@@ -16,8 +16,8 @@ pub fn text(args: &RunArgs, show: impl Fn(&Outcome) -> String) -> Ending {
         Err(ending) => return ending,
     };
     let outcome = scenario.run();
-    if let Err(error) = io::stdout().lock().write_all(show(&outcome).as_bytes()) {
-        return Ending::Error(error.into());
+    if let Err(error) = print(&show(&outcome)) {
+        return Ending::Error(error);
     }
     match outcome.failure {
         Some((op, failure)) => {
@@ -40,7 +40,7 @@ pub fn print_run(
     };
     let mut out = BufWriter::new(io::stdout().lock());
     if let Err(error) = write(&scenario, &mut out).and_then(|()| out.flush()) {
-        return Ending::Error(error.into());
+        return Ending::Error(anyhow::Error::new(error).context("cannot write to standard output"));
     }
     match scenario.run().failure {
         Some((op, failure)) => {

@@ -12,6 +12,7 @@ use crate::katazuke::model::team::{PerTeam, Team};
 use crate::katazuke::model::turn::{Play, Step, Turn};
 use crate::katazuke::rules::game::{GameReferee, Policy};
 use crate::katazuke::rules::outcome::{GameResult, MatchResult};
+use crate::text_input::BoundedLines;
 
 /// Why an event log is not the log of a match.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -34,16 +35,15 @@ impl std::error::Error for EventLogError {}
 /// the log of its match (see the module's documentation).
 pub fn read_events(text: &[u8]) -> Result<Vec<Record>, EventLogError> {
     let mut records = Vec::new();
-    for (index, line) in text.split(|&byte| byte == b'\n').enumerate() {
-        let number = index + 1;
-        let line = std::str::from_utf8(line).map_err(|_| EventLogError {
-            line: number,
-            message: "the line is not UTF-8 text".into(),
+    for line in BoundedLines::new(text) {
+        let (number, line) = line.map_err(|error| EventLogError {
+            line: error.line,
+            message: error.problem.to_string(),
         })?;
         if line.trim().is_empty() {
             continue;
         }
-        let record = Record::from_json(line).map_err(|error| EventLogError {
+        let record = Record::from_json(&line).map_err(|error| EventLogError {
             line: number,
             message: error.to_string(),
         })?;

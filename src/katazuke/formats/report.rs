@@ -142,7 +142,7 @@ pub fn report_text(results: &Results) -> String {
     let mut text = String::new();
     let name = |team: Team| {
         let name = &results.names[team];
-        if name == team.letter() {
+        if name.is_empty() || name == team.letter() {
             team.to_string()
         } else {
             format!("{team} ({name})")

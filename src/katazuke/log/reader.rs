@@ -18,6 +18,7 @@ use crate::katazuke::model::team::{PerTeam, Role, Team};
 use crate::katazuke::model::turn::Turn;
 use crate::katazuke::rules::game::{GameReferee, Policy, Violation};
 use crate::katazuke::rules::outcome::{GameResult, MatchResult};
+use crate::text_input::{BYTE_ORDER_MARK, MAX_LINE_BYTES};
 
 /// The longest team name accepted, in characters (§1.1).
 pub const MAX_NAME_CHARS: usize = 40;
@@ -206,8 +207,30 @@ pub fn read(text: &[u8], policy: Policy, mut sink: impl FnMut(&Record)) -> Verdi
         }
     };
     let mut tokens = Vec::new();
+    // A byte-order mark would otherwise be a baffling first token.
+    let has_mark = text.as_bytes().starts_with(BYTE_ORDER_MARK);
+    let text = if has_mark { "" } else { text };
+    if has_mark {
+        reader.line = 1;
+        reader.fail_line(LineError::new(
+            Code::Syntax,
+            "the log begins with a UTF-8 byte-order mark (bytes EF BB BF); save it without one (§11.2)",
+            1,
+        ));
+    }
     for (index, line) in text.lines().enumerate() {
         reader.line = index + 1;
+        if line.len() > MAX_LINE_BYTES {
+            reader.fail_line(LineError::new(
+                Code::Syntax,
+                format!(
+                    "the line is longer than {} MiB, the most a line may hold (§11.2)",
+                    MAX_LINE_BYTES >> 20
+                ),
+                1,
+            ));
+            break;
+        }
         let split = lines::split_reusing(line, tokens);
         if !split.tokens.is_empty() {
             reader.last_line = reader.line;

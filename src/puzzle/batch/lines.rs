@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use super::names::NameError;
 use crate::puzzle::model::input_error::InputError;
+use crate::text_input::{BadLine, MAX_LINE_BYTES};
 
 /// A line of a scenario file.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -72,7 +73,18 @@ pub(crate) fn split_line(line: &str) -> Result<Option<Fields<'_>>, LineProblem> 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum LineProblem {
     /// The line is not UTF-8 text.
-    NotText,
+    NotText {
+        /// The first bad byte's column, in bytes from 1.
+        column: usize,
+        /// The byte.
+        byte: u8,
+    },
+    /// The file begins with a UTF-8 byte-order mark.
+    ByteOrderMark,
+    /// The line is longer than
+    /// [`MAX_LINE_BYTES`](crate::text_input::MAX_LINE_BYTES); the rest of
+    /// its file is not read.
+    TooLong,
     /// More than `STATE OPS NAME`.
     ExtraFields {
         /// The first field past NAME.
@@ -100,7 +112,19 @@ pub enum LineProblem {
 impl fmt::Display for LineProblem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            LineProblem::NotText => write!(f, "the line is not UTF-8 text"),
+            LineProblem::NotText { column, byte } => write!(
+                f,
+                "the line is not UTF-8 text: byte 0x{byte:02X} at column {column}"
+            ),
+            LineProblem::ByteOrderMark => write!(
+                f,
+                "the file begins with a UTF-8 byte-order mark (bytes EF BB BF); save it without one"
+            ),
+            LineProblem::TooLong => write!(
+                f,
+                "the line is longer than {} MiB, the most a line may hold; the rest of the file is not read",
+                MAX_LINE_BYTES >> 20
+            ),
             LineProblem::ExtraFields { first, count } => write!(
                 f,
                 "unexpected extra field {first:?}{}: expected STATE OPS NAME at most",
@@ -125,6 +149,19 @@ impl fmt::Display for LineProblem {
 }
 
 impl std::error::Error for LineProblem {}
+
+impl LineProblem {
+    /// The problem of a line that could not be taken as text, or the read
+    /// error that stops a whole file.
+    pub(crate) fn of_text(bad: BadLine) -> Result<LineProblem, std::io::Error> {
+        match bad {
+            BadLine::Unreadable(error) => Err(error),
+            BadLine::TooLong => Ok(LineProblem::TooLong),
+            BadLine::ByteOrderMark => Ok(LineProblem::ByteOrderMark),
+            BadLine::NotUtf8 { column, byte } => Ok(LineProblem::NotText { column, byte }),
+        }
+    }
+}
 
 /// A line that is not rendered, and why.
 #[derive(Clone, Debug, PartialEq, Eq)]

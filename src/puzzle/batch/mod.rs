@@ -14,6 +14,7 @@
 
 use std::collections::HashMap;
 use std::fmt;
+use std::io::{self, BufRead};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -36,6 +37,7 @@ use crate::puzzle::model::input_error::InputError;
 use crate::puzzle::progress::NoProgress;
 use crate::puzzle::rules::scenario::{Outcome, Scenario};
 use crate::puzzle::TEMPORARY_PREFIX;
+use crate::text_input::BoundedLines;
 
 /// One scenario to render.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -81,32 +83,43 @@ impl Batch {
         }
     }
 
-    /// Reads every line of `text`, the contents of `file` (`-` for standard
-    /// input). Names are given in the order lines are added, so the first
-    /// line to claim a name keeps it.
-    pub fn add(&mut self, file: &str, text: &[u8]) {
+    /// Reads every line of `input`, the contents of `file` (`-` for standard
+    /// input), one at a time. Names are given in the order lines are added,
+    /// so the first line to claim a name keeps it. A line longer than
+    /// [`MAX_LINE_BYTES`](crate::text_input::MAX_LINE_BYTES) is invalid and
+    /// ends the file: what follows it is not read. Fails only if reading
+    /// does.
+    pub fn add(&mut self, file: &str, input: impl BufRead) -> io::Result<()> {
         let file: Arc<str> = Arc::from(file);
         let stem = default_stem(&file);
-        for (i, line) in text.split(|&byte| byte == b'\n').enumerate() {
+        for line in BoundedLines::new(input) {
+            let number = match &line {
+                Ok((number, _)) => *number,
+                Err(error) => error.line,
+            };
             let location = Location {
                 file: Arc::clone(&file),
-                line: i + 1,
+                line: number,
             };
-            match self.read_line(line, &stem, &location) {
+            let read = match line {
+                Ok((_, text)) => self.read_line(&text, &stem, &location),
+                Err(error) => Err(LineProblem::of_text(error.problem)?),
+            };
+            match read {
                 Ok(None) => {}
                 Ok(Some(job)) => self.jobs.push(job),
                 Err(problem) => self.invalid.push(InvalidLine { location, problem }),
             }
         }
+        Ok(())
     }
 
     fn read_line(
         &mut self,
-        line: &[u8],
+        line: &str,
         stem: &str,
         location: &Location,
     ) -> Result<Option<Job>, LineProblem> {
-        let line = std::str::from_utf8(line).map_err(|_| LineProblem::NotText)?;
         let Some(fields) = split_line(line)? else {
             return Ok(None);
         };
@@ -295,7 +308,9 @@ mod tests {
 
     fn batch(text: impl AsRef<[u8]>) -> Batch {
         let mut batch = Batch::new(false);
-        batch.add("dir/scenarios.txt", text.as_ref());
+        batch
+            .add("dir/scenarios.txt", text.as_ref())
+            .expect("in memory");
         batch
     }
 
@@ -320,7 +335,10 @@ mod tests {
         assert_eq!(problems[0].0, "dir/scenarios.txt:4");
         assert_eq!(
             problems[0].1,
-            &LineProblem::Input(InputError::StateLength { found: 30 })
+            &LineProblem::Input(InputError::StateLength {
+                found: 30,
+                extra: "x".into()
+            })
         );
         assert!(matches!(
             problems[1].1,
@@ -341,15 +359,25 @@ mod tests {
         text.extend_from_slice(format!("{FIGURE_1A} - b").as_bytes());
         let batch = batch(&text);
         assert_eq!(batch.jobs().len(), 2);
-        assert_eq!(batch.invalid()[0].problem, LineProblem::NotText);
+        assert_eq!(
+            batch.invalid()[0].problem,
+            LineProblem::NotText {
+                column: 1,
+                byte: 0xFF
+            }
+        );
         assert_eq!(batch.invalid()[0].location.line, 2);
     }
 
     #[test]
     fn a_default_name_cannot_take_one_already_given() {
         let mut batch = Batch::new(false);
-        batch.add("a/s.txt", format!("{FIGURE_1A}\n").as_bytes());
-        batch.add("b/s.txt", format!("{FIGURE_1A}\n").as_bytes());
+        batch
+            .add("a/s.txt", format!("{FIGURE_1A}\n").as_bytes())
+            .expect("in memory");
+        batch
+            .add("b/s.txt", format!("{FIGURE_1A}\n").as_bytes())
+            .expect("in memory");
         assert_eq!(batch.jobs().len(), 1);
         assert_eq!(
             batch.invalid()[0].to_string(),
@@ -362,7 +390,7 @@ mod tests {
         let unstable = ".o.......@...o....ooo..xox...";
         assert_eq!(batch(unstable).invalid().len(), 1);
         let mut settled = Batch::new(true);
-        settled.add("s", unstable.as_bytes());
+        settled.add("s", unstable.as_bytes()).expect("in memory");
         assert_eq!(settled.jobs().len(), 1);
     }
 

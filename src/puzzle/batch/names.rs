@@ -25,6 +25,16 @@ pub enum NameError {
     LeadingDot,
     /// `..` anywhere, which some tools still read as "the parent folder".
     DotDot,
+    /// A name ending in a dot: Windows drops it, so `a.` and `a` would be
+    /// one file.
+    TrailingDot,
+    /// A device name that Windows reserves in every folder (`CON`, `PRN`,
+    /// `AUX`, `NUL`, `COM0`–`COM9`, `LPT0`–`LPT9`), before any extension:
+    /// `nul.final` too opens the device, not a file.
+    Reserved {
+        /// The device name, as written.
+        device: String,
+    },
     /// A character outside `[A-Za-z0-9._-]`; `position` counts from 1.
     Character {
         /// Its place in the name, from 1.
@@ -44,6 +54,14 @@ impl fmt::Display for NameError {
             ),
             NameError::LeadingDot => write!(f, "the name starts with a dot"),
             NameError::DotDot => write!(f, "the name contains `..`"),
+            NameError::TrailingDot => write!(
+                f,
+                "the name ends with a dot, which Windows drops from file names"
+            ),
+            NameError::Reserved { device } => write!(
+                f,
+                "the name {device:?} is a device on Windows (CON, PRN, AUX, NUL, COM0-9 and LPT0-9 are reserved, with any extension)"
+            ),
             NameError::Character { position, found } => {
                 write!(f, "the name has {found:?} at character {position}")?;
                 if matches!(found, '/' | '\\') {
@@ -78,7 +96,25 @@ pub fn check_name(name: &str) -> Result<(), NameError> {
     if name.contains("..") {
         return Err(NameError::DotDot);
     }
+    if name.ends_with('.') {
+        return Err(NameError::TrailingDot);
+    }
+    let device = name.split('.').next().unwrap_or_default();
+    if is_windows_device(device) {
+        return Err(NameError::Reserved {
+            device: device.to_string(),
+        });
+    }
     Ok(())
+}
+
+fn is_windows_device(stem: &str) -> bool {
+    let upper = stem.to_ascii_uppercase();
+    match upper.as_bytes() {
+        b"CON" | b"PRN" | b"AUX" | b"NUL" => true,
+        [b'C', b'O', b'M', digit] | [b'L', b'P', b'T', digit] => digit.is_ascii_digit(),
+        _ => false,
+    }
 }
 
 fn is_name_char(c: char) -> bool {
@@ -144,6 +180,22 @@ mod tests {
             Err(NameError::TooLong { bytes: 101 })
         );
         assert!(character(1, '/').to_string().contains("path separator"));
+        assert_eq!(check_name("final."), Err(NameError::TrailingDot));
+        for device in [
+            "CON", "con", "Nul", "aux.gif", "PRN.a.b", "com1", "LPT9.txt", "com0",
+        ] {
+            let stem = device.split('.').next().unwrap_or_default().to_string();
+            assert_eq!(
+                check_name(device),
+                Err(NameError::Reserved { device: stem }),
+                "{device}"
+            );
+        }
+        for fine in [
+            "console", "nul-0001", "com10", "lpt", "xcon", "COMA", "con_1",
+        ] {
+            assert_eq!(check_name(fine), Ok(()), "{fine}");
+        }
     }
 
     #[test]

@@ -20,17 +20,16 @@ use serde::{Deserialize, Serialize};
 
 use crate::puzzle::model::creature::Creature;
 use crate::puzzle::model::event::{Blocked, Event, Failure, Record};
-use crate::puzzle::model::geometry::{
-    Cell, CellSet, Direction, Neighbour, Orientation, OPENING_CELL,
-};
+use crate::puzzle::model::geometry::{Cell, CellSet, OPENING_CELL};
 use crate::puzzle::model::input_error::InputError;
 use crate::puzzle::model::operation::format_operations;
 use crate::puzzle::model::state::State;
 use crate::puzzle::rules::frames::Frames;
-use crate::puzzle::rules::scenario::{Outcome, Scenario};
+use crate::puzzle::rules::scenario::{Outcome, Scenario, Simulation};
+use crate::text_input::{BoundedLines, LineError};
 
 /// One line of the log; which fields are present depends on `kind`.
-#[derive(Serialize, Deserialize, Default, Debug)]
+#[derive(Serialize, Deserialize, Default, Debug, PartialEq, Eq)]
 #[serde(deny_unknown_fields)]
 struct Line {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -62,22 +61,9 @@ struct Line {
 
 /// Writes the log of `scenario`: the start line, then one line per event.
 pub fn write_event_log(scenario: &Scenario, out: &mut impl Write) -> io::Result<()> {
-    let start = Line {
-        kind: "start".into(),
-        state: Some(scenario.start.cells_string()),
-        operations: Some(format_operations(&scenario.operations)),
-        settle: Some(scenario.settle_first),
-        ..Line::default()
-    };
-    write_line(out, &start)?;
-    let mut state = scenario.start;
-    let mut frame = 0;
-    for record in scenario.events() {
-        if record.event.makes_frame() {
-            frame += 1;
-        }
-        state.apply(&record.event);
-        write_line(out, &event_line(record, frame, &state, scenario))?;
+    write_line(out, &start_line(scenario))?;
+    for (_, line) in LogLines::new(scenario) {
+        write_line(out, &line)?;
     }
     Ok(())
 }
@@ -85,6 +71,52 @@ pub fn write_event_log(scenario: &Scenario, out: &mut impl Write) -> io::Result<
 fn write_line(out: &mut impl Write, line: &Line) -> io::Result<()> {
     serde_json::to_writer(&mut *out, line)?;
     out.write_all(b"\n")
+}
+
+fn start_line(scenario: &Scenario) -> Line {
+    Line {
+        kind: "start".into(),
+        state: Some(scenario.start.cells_string()),
+        operations: Some(format_operations(&scenario.operations)),
+        settle: Some(scenario.settle_first),
+        ..Line::default()
+    }
+}
+
+/// The event lines of a scenario's log, each with its record: what the
+/// writer writes and what the reader expects.
+struct LogLines<'a> {
+    scenario: &'a Scenario,
+    events: Simulation<'a>,
+    state: State,
+    frame: usize,
+}
+
+impl<'a> LogLines<'a> {
+    fn new(scenario: &'a Scenario) -> LogLines<'a> {
+        LogLines {
+            scenario,
+            events: scenario.events(),
+            state: scenario.start,
+            frame: 0,
+        }
+    }
+}
+
+impl Iterator for LogLines<'_> {
+    type Item = (Record, Line);
+
+    fn next(&mut self) -> Option<(Record, Line)> {
+        let record = self.events.next()?;
+        if record.event.makes_frame() {
+            self.frame += 1;
+        }
+        self.state.apply(&record.event);
+        Some((
+            record,
+            event_line(record, self.frame, &self.state, self.scenario),
+        ))
+    }
 }
 
 fn event_line(record: Record, frame: usize, after: &State, scenario: &Scenario) -> Line {
@@ -170,8 +202,8 @@ impl EventLog {
 /// What is wrong with a log, and on which line (from 1).
 #[derive(Debug)]
 pub enum LogError {
-    /// The log could not be read.
-    Read(io::Error),
+    /// A line could not be read, is too long or is not UTF-8 text.
+    Text(LineError),
     /// Not JSON, or not a line of this log's shape.
     Syntax {
         /// The line, from 1.
@@ -186,12 +218,27 @@ pub enum LogError {
         /// What is wrong with its state or operations.
         error: InputError,
     },
-    /// An event that cannot follow the ones before it.
-    Inconsistent {
+    /// The line is not the one the run of the start line makes there.
+    Differs {
         /// The line, from 1.
         line: usize,
-        /// What is wrong.
+        /// What differs, and the line the run makes there.
         message: String,
+    },
+    /// The log ends before the run does.
+    EndsEarly {
+        /// The line after the last one.
+        line: usize,
+        /// The line the run makes there.
+        expected: String,
+    },
+    /// Lines after the run's last event.
+    PastTheEnd {
+        /// The first of them.
+        line: usize,
+        /// The line of the run's last event (the start line for a run
+        /// without events).
+        last: usize,
     },
     /// No start line at all.
     Empty,
@@ -200,12 +247,18 @@ pub enum LogError {
 impl fmt::Display for LogError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            LogError::Read(error) => write!(f, "cannot read the event log: {error}"),
+            LogError::Text(error) => write!(f, "event log {error}"),
             LogError::Syntax { line, message } => write!(f, "event log line {line}: {message}"),
             LogError::Start { line, error } => write!(f, "event log line {line}: {error}"),
-            LogError::Inconsistent { line, message } => {
-                write!(f, "event log line {line}: {message}")
-            }
+            LogError::Differs { line, message } => write!(f, "event log line {line}: {message}"),
+            LogError::EndsEarly { line, expected } => write!(
+                f,
+                "event log line {line}: the log ends before its run does; expected {expected}"
+            ),
+            LogError::PastTheEnd { line, last } => write!(
+                f,
+                "event log line {line}: the run ended on line {last}; nothing may follow"
+            ),
             LogError::Empty => write!(f, "the event log is empty: expected a start line"),
         }
     }
@@ -213,179 +266,109 @@ impl fmt::Display for LogError {
 
 impl std::error::Error for LogError {}
 
-/// Reads a log written by [`write_event_log`]. Each event is checked
-/// against the state the events before it make (the stot moves from where
-/// it is, only creatures fall, turns start from the current orientation…),
-/// so a log that does not describe a run is refused rather than drawn.
+/// Reads a log written by [`write_event_log`] and believes it only if it
+/// is exactly the log of its own run: every line after the start must be
+/// the one that the start's state and operations produce there, field for
+/// field, and the log must end where the run does. A truncated, reordered,
+/// renumbered or forged log is refused with the first line that differs
+/// and what the run has there. Lines are read one at a time, each at most
+/// [`MAX_LINE_BYTES`](crate::text_input::MAX_LINE_BYTES) long; blank lines
+/// are skipped.
 pub fn read_event_log(input: impl BufRead) -> Result<EventLog, LogError> {
-    let mut scenario: Option<Scenario> = None;
-    let mut records = Vec::new();
-    let mut state = None;
-    for (index, text) in input.lines().enumerate() {
-        let number = index + 1;
-        let text = text.map_err(LogError::Read)?;
-        if text.trim().is_empty() {
-            continue;
-        }
-        let line: Line = serde_json::from_str(&text).map_err(|error| LogError::Syntax {
-            line: number,
-            message: error.to_string(),
-        })?;
-        match (&scenario, line.kind.as_str()) {
-            (None, "start") => {
-                let start = Scenario::parse(
-                    line.state.as_deref().unwrap_or(""),
-                    line.operations.as_deref().unwrap_or(""),
-                    line.settle.unwrap_or(false),
-                )
-                .map_err(|error| LogError::Start {
-                    line: number,
-                    error,
-                })?;
-                state = Some(start.start);
-                scenario = Some(start);
-            }
-            (None, _) => {
-                return Err(LogError::Syntax {
-                    line: number,
-                    message: "the first line must be the start (\"kind\":\"start\")".into(),
-                })
-            }
-            (Some(scenario), _) => {
-                let current = state.as_mut().ok_or(LogError::Empty)?;
-                let event = parse_event(&line, current, scenario).map_err(|message| {
-                    LogError::Inconsistent {
-                        line: number,
-                        message,
-                    }
-                })?;
-                current.apply(&event);
-                records.push(Record { op: line.op, event });
-            }
-        }
+    let mut lines = BoundedLines::new(input)
+        .map(|line| line.map_err(LogError::Text))
+        .filter(|line| !matches!(line, Ok((_, text)) if text.trim().is_empty()));
+    let (start_number, start_text) = lines.next().ok_or(LogError::Empty)??;
+    let start = parse_line(start_number, &start_text)?;
+    if start.kind != "start" {
+        return Err(LogError::Syntax {
+            line: start_number,
+            message: "the first line must be the start (\"kind\":\"start\")".into(),
+        });
     }
-    let scenario = scenario.ok_or(LogError::Empty)?;
+    let scenario = Scenario::parse(
+        start.state.as_deref().unwrap_or(""),
+        start.operations.as_deref().unwrap_or(""),
+        start.settle.unwrap_or(false),
+    )
+    .map_err(|error| LogError::Start {
+        line: start_number,
+        error,
+    })?;
+    let canonical = start_line(&scenario);
+    if start != canonical {
+        return Err(LogError::Differs {
+            line: start_number,
+            message: difference(&start, &canonical),
+        });
+    }
+    let mut expected = LogLines::new(&scenario);
+    let mut records = Vec::new();
+    let mut last = start_number;
+    for line in lines {
+        let (number, text) = line?;
+        let given = parse_line(number, &text)?;
+        let Some((record, wanted)) = expected.next() else {
+            return Err(LogError::PastTheEnd { line: number, last });
+        };
+        if given != wanted {
+            return Err(LogError::Differs {
+                line: number,
+                message: difference(&given, &wanted),
+            });
+        }
+        records.push(record);
+        last = number;
+    }
+    if let Some((_, wanted)) = expected.next() {
+        return Err(LogError::EndsEarly {
+            line: last + 1,
+            expected: json_of(&wanted),
+        });
+    }
     Ok(EventLog { scenario, records })
 }
 
-fn parse_event(line: &Line, state: &State, scenario: &Scenario) -> Result<Event, String> {
-    if let Some(op) = line.op {
-        if op >= scenario.operations.len() {
-            return Err(format!("operation {op} is past the end of the operations"));
-        }
-    }
-    let cells: Vec<Cell> = line
-        .cells
-        .as_deref()
-        .unwrap_or(&[])
-        .iter()
-        .map(|&n| Cell::new(n).ok_or_else(|| format!("there is no cell {n}")))
-        .collect::<Result<_, _>>()?;
-    let cell = |i: usize| {
-        cells
-            .get(i)
-            .copied()
-            .ok_or_else(|| format!("a {} event needs {} cell(s)", line.kind, i + 1))
-    };
-    let creature = || match line.creature.as_deref() {
-        Some("shubble") => Ok(Creature::Shubble),
-        Some("smole") => Ok(Creature::Smole),
-        other => Err(format!("unknown creature {other:?}")),
-    };
-    match line.kind.as_str() {
-        "turned" => {
-            let to = orientation(line.orientation)?;
-            let from = orientation(line.from)?;
-            if from != state.orientation()
-                || (to != from.clockwise() && to != from.counter_clockwise())
-            {
-                return Err(format!(
-                    "a quarter turn from {} to {} degrees cannot follow a box at {} degrees",
-                    from.degrees(),
-                    to.degrees(),
-                    state.orientation().degrees()
-                ));
-            }
-            Ok(Event::Turned { from, to })
-        }
-        "fell" => {
-            let moved: CellSet = cells.iter().copied().collect();
-            if moved != state.falling() {
-                return Err("the cells that fell are not the ones that can fall".into());
-            }
-            Ok(Event::Fell { moved })
-        }
-        "left" => {
-            let creature = creature()?;
-            if state.orientation() != Orientation::STANDARD || state.exit().is_some() {
-                return Err("nothing can leave the box here".into());
-            }
-            Ok(Event::Left { creature })
-        }
-        "stot-moved" => {
-            let (from, to) = (cell(0)?, cell(1)?);
-            let adjacent = Direction::ALL
-                .iter()
-                .any(|&d| from.neighbour(d) == Neighbour::Cell(to));
-            if from != state.stot() || !adjacent || state.creature(to).is_some() {
-                return Err(format!(
-                    "the stot cannot move from cell {from} to cell {to}"
-                ));
-            }
-            Ok(Event::StotMoved { from, to })
-        }
-        "failed" => parse_failure(line, state, cell, creature).map(Event::Failed),
-        other => Err(format!("unknown event kind {other:?}")),
-    }
-}
-
-fn parse_failure(
-    line: &Line,
-    state: &State,
-    cell: impl Fn(usize) -> Result<Cell, String>,
-    creature: impl Fn() -> Result<Creature, String>,
-) -> Result<Failure, String> {
-    if line.reason.as_deref() == Some("smole-escaped") {
-        return Ok(Failure::SmoleEscaped);
-    }
-    let direction = match line.direction.as_deref() {
-        Some("left") => Direction::Left,
-        Some("right") => Direction::Right,
-        Some("up") => Direction::Up,
-        Some("down") => Direction::Down,
-        other => return Err(format!("unknown direction {other:?}")),
-    };
-    let from = cell(0)?;
-    if from != state.stot() {
-        return Err(format!("the stot is not in cell {from}"));
-    }
-    let reason = match line.reason.as_deref() {
-        Some("wall") => Blocked::Wall,
-        Some("opening") => Blocked::Opening,
-        Some("occupied") => Blocked::Occupied {
-            cell: cell(1)?,
-            creature: creature()?,
-        },
-        Some("loaded") => Blocked::Loaded {
-            cell: cell(1)?,
-            creature: creature()?,
-        },
-        other => return Err(format!("unknown failure reason {other:?}")),
-    };
-    Ok(Failure::StotBlocked {
-        from,
-        direction,
-        reason,
+fn parse_line(number: usize, text: &str) -> Result<Line, LogError> {
+    serde_json::from_str(text).map_err(|error| LogError::Syntax {
+        line: number,
+        message: error.to_string(),
     })
 }
 
-fn orientation(degrees: Option<u32>) -> Result<Orientation, String> {
-    match degrees {
-        Some(d) if d % 90 == 0 && d < 360 => Ok(Orientation::from_quarters((d / 90) as i32)),
-        other => Err(format!(
-            "orientation {other:?} is not 0, 90, 180 or 270 degrees"
-        )),
-    }
+fn json_of(line: &Line) -> String {
+    serde_json::to_string(line).unwrap_or_default()
+}
+
+/// The first field in which `given` differs from `wanted`, and `wanted`
+/// itself, for a message.
+fn difference(given: &Line, wanted: &Line) -> String {
+    let fields = |line: &Line| match serde_json::to_value(line) {
+        Ok(serde_json::Value::Object(fields)) => fields,
+        _ => serde_json::Map::new(),
+    };
+    let (given_fields, wanted_fields) = (fields(given), fields(wanted));
+    let what = if given.kind != wanted.kind {
+        format!(
+            "a {:?} event where the run has a {:?} event",
+            given.kind, wanted.kind
+        )
+    } else {
+        let keys = wanted_fields.keys().chain(given_fields.keys());
+        keys.map(
+            |key| match (given_fields.get(key), wanted_fields.get(key)) {
+                (Some(found), Some(want)) if found != want => {
+                    format!("{key:?} is {found} where the run has {want}")
+                }
+                (None, Some(want)) => format!("{key:?} is missing (the run has {want})"),
+                (Some(found), None) => format!("{key:?} ({found}) is not part of this event"),
+                _ => String::new(),
+            },
+        )
+        .find(|what| !what.is_empty())
+        .unwrap_or_default()
+    };
+    format!("{what}; the run's line is {}", json_of(wanted))
 }
 
 #[cfg(test)]
@@ -444,12 +427,27 @@ mod tests {
         let text = log_of(".........@...o....ooo..xox...", "+>");
         let tampered = text.replace("\"cells\":[9,10]", "\"cells\":[9,11]");
         let error = read_event_log(tampered.as_bytes()).expect_err("refused");
-        assert!(
-            error
-                .to_string()
-                .starts_with("event log line 6: the stot cannot move"),
-            "{error}"
+        assert_eq!(
+            error.to_string(),
+            r#"event log line 6: "cells" is [9,11] where the run has [9,10]; the run's line is {"frame":5,"op":1,"operation":">","kind":"stot-moved","orientation":90,"cells":[9,10]}"#
         );
+        let start_changed = text.replacen("\"settle\":false", "\"settle\":false,\"frame\":3", 1);
+        assert_eq!(
+            read_event_log(start_changed.as_bytes())
+                .expect_err("refused")
+                .to_string(),
+            r#"event log line 1: "frame" (3) is not part of this event; the run's line is {"kind":"start","state":".........@...o....ooo..xox...","operations":"+>","settle":false}"#
+        );
+        let short = text.lines().take(3).collect::<Vec<_>>().join("\n");
+        assert!(matches!(
+            read_event_log(short.as_bytes()),
+            Err(LogError::EndsEarly { line: 4, .. })
+        ));
+        let longer = format!("{text}\n\n{}\n", text.lines().last().unwrap_or_default());
+        assert!(matches!(
+            read_event_log(longer.as_bytes()),
+            Err(LogError::PastTheEnd { line: 9, last: 6 })
+        ));
         let no_start = text.lines().skip(1).collect::<Vec<_>>().join("\n");
         assert!(read_event_log(no_start.as_bytes()).is_err());
         assert!(matches!(read_event_log(&b""[..]), Err(LogError::Empty)));

@@ -4,7 +4,7 @@
 use std::fmt;
 
 use super::creature::Creature;
-use super::geometry::{list_cells, CellSet};
+use super::geometry::{list_cells, CellSet, CELL_COUNT};
 
 /// What is wrong with a state string, an operation string or the input
 /// they come in.
@@ -16,6 +16,9 @@ pub enum InputError {
     StateLength {
         /// How many it has.
         found: usize,
+        /// The characters past cell 28, as many as a message can show
+        /// (empty for a state that is too short).
+        extra: String,
     },
     /// A character other than `. o x @` in the state.
     StateCharacter {
@@ -67,11 +70,22 @@ impl fmt::Display for InputError {
                 f,
                 "no input: expected a 29-character state and, optionally, an operation string"
             ),
-            InputError::StateLength { found } => write!(
-                f,
-                "the state has {found} character{}, expected 29 (one per cell)",
-                plural(*found)
-            ),
+            InputError::StateLength { found, extra } => {
+                write!(
+                    f,
+                    "the state has {found} character{}, expected 29 (one per cell)",
+                    plural(*found)
+                )?;
+                match found.saturating_sub(CELL_COUNT) {
+                    0 => Ok(()),
+                    1 => write!(f, ": character 30, {extra:?}, is one too many"),
+                    more => write!(
+                        f,
+                        ": the {more} from character 30 on ({extra:?}{}) are too many",
+                        if more > extra.chars().count() { "…" } else { "" }
+                    ),
+                }
+            }
             InputError::StateCharacter { position, found } => write!(
                 f,
                 "the state has {found:?} at character {position} (cell {}); expected one of . o x @",

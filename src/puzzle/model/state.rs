@@ -9,6 +9,9 @@ use super::geometry::{Cell, CellSet, Direction, Orientation, CELL_COUNT, OPENING
 use super::input_error::InputError;
 use super::resting;
 
+/// How many characters past cell 28 a length error quotes.
+const MAX_EXTRA_SHOWN: usize = 12;
+
 /// Everything that can be seen of the box at one moment: what each cell
 /// holds, how the box is turned, and the creature (if any) that is just
 /// outside the opening.
@@ -29,13 +32,19 @@ impl State {
         let mut shubbles = CellSet::EMPTY;
         let mut smoles = CellSet::EMPTY;
         let mut stots = CellSet::EMPTY;
+        // Past cell 28 a character is only counted: naming it "at cell 29"
+        // would invent a cell; the length error names it instead.
         let mut length = 0;
+        let mut extra = String::new();
         for (i, c) in text.chars().enumerate() {
             length += 1;
-            let bit = match Cell::new(i) {
-                Some(cell) => cell.bit(),
-                None => CellSet::EMPTY,
+            let Some(cell) = Cell::new(i) else {
+                if extra.chars().count() < MAX_EXTRA_SHOWN {
+                    extra.push(c);
+                }
+                continue;
             };
+            let bit = cell.bit();
             match c {
                 '.' => {}
                 'o' => shubbles = shubbles.union(bit),
@@ -50,7 +59,10 @@ impl State {
             }
         }
         if length != CELL_COUNT {
-            return Err(InputError::StateLength { found: length });
+            return Err(InputError::StateLength {
+                found: length,
+                extra,
+            });
         }
         if smoles.len() != 2 {
             return Err(InputError::SmoleCount { cells: smoles });
@@ -274,10 +286,33 @@ mod tests {
     #[test]
     fn bad_states_are_named() {
         let cases = [
-            ("", InputError::StateLength { found: 0 }),
+            (
+                "",
+                InputError::StateLength {
+                    found: 0,
+                    extra: String::new(),
+                },
+            ),
             (
                 ".........@...o....ooo..xox..",
-                InputError::StateLength { found: 28 },
+                InputError::StateLength {
+                    found: 28,
+                    extra: String::new(),
+                },
+            ),
+            (
+                ".........@...o....ooo..xox...x",
+                InputError::StateLength {
+                    found: 30,
+                    extra: "x".into(),
+                },
+            ),
+            (
+                ".........@...o....ooo..xox...abcd",
+                InputError::StateLength {
+                    found: 33,
+                    extra: "abcd".into(),
+                },
             ),
             (
                 ".........@...o....ooo..xoX...",
