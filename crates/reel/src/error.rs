@@ -26,9 +26,11 @@ pub enum EncodeError {
 impl fmt::Display for EncodeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            EncodeError::Io(error) => write!(f, "cannot write the picture: {error}"),
-            EncodeError::Gif(error) => write!(f, "cannot encode the GIF: {error}"),
-            EncodeError::Png(error) => write!(f, "cannot encode the PNG: {error}"),
+            // The cause is the error's source, not part of its message, so
+            // that a chain of causes names each once.
+            EncodeError::Io(_) => write!(f, "cannot write the picture"),
+            EncodeError::Gif(_) => write!(f, "cannot encode the GIF"),
+            EncodeError::Png(_) => write!(f, "cannot encode the PNG"),
             EncodeError::Canvas { width, height } => {
                 write!(f, "cannot draw a picture of {width} by {height} pixels")
             }

@@ -40,46 +40,48 @@ pub fn write_atomically<T, E: From<io::Error>>(
     AtomicFile::new(path, prefix).write(write)
 }
 
-/// A file to be written whole or not at all, for when the defaults of
-/// [`write_atomically`] do not fit.
+/// A file to be written whole or not at all, in two steps for a caller who
+/// writes many: [`AtomicFile::prepare`] writes the content, and
+/// [`Prepared::commit`] (the slow part, waiting for the disk) can then run
+/// on another thread while the next file is made.
 #[derive(Clone, Copy, Debug)]
 pub struct AtomicFile<'a> {
     path: &'a Path,
     prefix: &'a str,
-    sync_folder: bool,
 }
 
 impl<'a> AtomicFile<'a> {
     /// The file at `path`; `prefix` as for [`write_atomically`].
     pub fn new(path: &'a Path, prefix: &'a str) -> AtomicFile<'a> {
-        AtomicFile {
-            path,
-            prefix,
-            sync_folder: true,
-        }
+        AtomicFile { path, prefix }
     }
 
-    /// Leaves syncing the folder to the caller, who writes many files into
-    /// one folder and calls [`sync_folder`] once after the last.
-    pub fn folder_synced_by_caller(self) -> AtomicFile<'a> {
-        AtomicFile {
-            sync_folder: false,
-            ..self
-        }
-    }
-
-    /// Writes the file through `write`. On any error nothing is left
-    /// behind and an existing file is untouched.
+    /// Writes the file through `write` and commits it.
     pub fn write<T, E: From<io::Error>>(
         self,
         write: impl FnOnce(&mut dyn Write) -> Result<T, E>,
     ) -> Result<T, E> {
+        let (written, prepared) = self.prepare(write)?;
+        prepared.commit()?;
+        Ok(written)
+    }
+
+    /// Writes the content through `write` into the temporary file (or
+    /// straight through, for a FIFO or a device), ready to be committed. On
+    /// any error nothing is left behind; a [`Prepared`] dropped without
+    /// being committed is removed too.
+    pub fn prepare<T, E: From<io::Error>>(
+        self,
+        write: impl FnOnce(&mut dyn Write) -> Result<T, E>,
+    ) -> Result<(T, Prepared), E> {
         let (target, existing) = match destination(self.path)? {
-            Destination::Through => return write_through(self.path, write),
+            Destination::Through => {
+                let written = write_through(self.path, write)?;
+                return Ok((written, Prepared { replace: None }));
+            }
             Destination::Replace { target, existing } => (target, existing),
         };
-        let folder = folder_of(&target);
-        let mut temporary = Temporary::create(folder, self.prefix)?;
+        let mut temporary = Temporary::create(folder_of(&target), self.prefix)?;
         if let Some(existing) = &existing {
             keep_permissions(&temporary.file, existing)?;
         }
@@ -91,19 +93,39 @@ impl<'a> AtomicFile<'a> {
             out.flush()?;
             written
         };
+        Ok((
+            written,
+            Prepared {
+                replace: Some((temporary, target)),
+            },
+        ))
+    }
+}
+
+/// A file whose content is written, waiting to be put in place.
+pub struct Prepared {
+    /// The temporary file and the path it replaces; none for a file
+    /// written straight through.
+    replace: Option<(Temporary, PathBuf)>,
+}
+
+impl Prepared {
+    /// Flushes the content to disk, renames it over the path, and flushes
+    /// the folder so that the new name is on disk too.
+    pub fn commit(self) -> io::Result<()> {
+        let Some((temporary, target)) = self.replace else {
+            return Ok(());
+        };
         temporary.file.sync_all()?;
         temporary.persist(&target)?;
-        if self.sync_folder {
-            sync_folder(folder)?;
-        }
-        Ok(written)
+        sync_folder(folder_of(&target))
     }
 }
 
 /// Flushes a folder's entries to disk, so that files renamed into it are
 /// found there after a crash. Does nothing where folders cannot be opened
 /// (Windows).
-pub fn sync_folder(folder: &Path) -> io::Result<()> {
+fn sync_folder(folder: &Path) -> io::Result<()> {
     #[cfg(unix)]
     File::open(folder)?.sync_all()?;
     #[cfg(not(unix))]

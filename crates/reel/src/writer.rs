@@ -470,7 +470,9 @@ mod tests {
         }
         let error = write_reel(&Squares::new(), shots(&[0, 1, 2], 100), Full).unwrap_err();
         assert!(matches!(&error, EncodeError::Io(e) if e.kind() == io::ErrorKind::StorageFull));
-        assert_eq!(error.to_string(), "cannot write the picture: disk full");
+        assert_eq!(error.to_string(), "cannot write the picture");
+        let cause = std::error::Error::source(&error).map(ToString::to_string);
+        assert_eq!(cause.as_deref(), Some("disk full"));
     }
 
     #[test]

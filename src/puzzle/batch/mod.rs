@@ -16,10 +16,10 @@ use std::collections::HashMap;
 use std::fmt;
 use std::io::{self, BufRead};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{mpsc, Arc, Mutex, PoisonError};
 
 use rayon::prelude::*;
-use reel::{write_atomically, EncodeError};
+use reel::{AtomicFile, EncodeError, Prepared};
 
 mod format;
 mod lines;
@@ -165,6 +165,10 @@ impl Batch {
     /// Writes every job into `out_dir` (which must exist), in parallel on
     /// the current rayon pool, and returns each job's result in input order.
     /// One job's failure never stops the others.
+    ///
+    /// Each file is drawn on the pool, then handed to one of a few threads
+    /// of its own that wait for the disk (the flush before the rename and
+    /// the folder's after it), so that the pool goes on drawing meanwhile.
     pub fn render_all(
         &self,
         format: Format,
@@ -172,18 +176,71 @@ impl Batch {
         out_dir: &Path,
         progress: &impl BatchProgress,
     ) -> Vec<Result<Rendered, NotWritten>> {
-        self.jobs
-            .par_iter()
-            .map(|job| {
-                let result = write_job(job, format, options, out_dir);
-                progress.finished(job, &result);
-                result
-            })
+        let results = Mutex::new(Vec::from_iter(self.jobs.iter().map(|_| None)));
+        let finish = |index: usize, result: Result<Rendered, NotWritten>| {
+            progress.finished(&self.jobs[index], &result);
+            lock(&results)[index] = Some(result);
+        };
+        let (send, receive) = mpsc::sync_channel::<(usize, Drawn)>(AWAITING_COMMIT);
+        let receive = Mutex::new(receive);
+        std::thread::scope(|scope| {
+            let committer = || {
+                while let Ok((index, drawn)) = lock(&receive).recv() {
+                    finish(index, drawn.commit());
+                }
+            };
+            let started = (0..COMMITTERS)
+                .filter(|_| {
+                    std::thread::Builder::new()
+                        .name("commit".into())
+                        .spawn_scoped(scope, committer)
+                        .is_ok()
+                })
+                .count();
+            // Without a committer, sending fails and each file is
+            // committed where it was drawn.
+            let send = (started > 0).then_some(send);
+            self.jobs.par_iter().enumerate().for_each_with(
+                send,
+                |send, (index, job)| match draw_job(job, format, options, out_dir) {
+                    Ok(drawn) => {
+                        let unsent = match send {
+                            Some(send) => send
+                                .send((index, drawn))
+                                .err()
+                                .map(|mpsc::SendError((_, drawn))| drawn),
+                            None => Some(drawn),
+                        };
+                        if let Some(drawn) = unsent {
+                            finish(index, drawn.commit());
+                        }
+                    }
+                    Err(not_written) => finish(index, Err(not_written)),
+                },
+            );
+        });
+        results
+            .into_inner()
+            .unwrap_or_else(PoisonError::into_inner)
+            .into_iter()
+            .map(|result| result.expect("every job is finished once"))
             .collect()
     }
 }
 
-/// Told about each job as it finishes, from whichever thread rendered it.
+/// Threads that wait for the disk while the pool draws: flushing a file to
+/// disk takes about as long as drawing a short scenario.
+const COMMITTERS: usize = 4;
+
+/// Files drawn and not yet committed, at most: each holds an open file.
+const AWAITING_COMMIT: usize = 64;
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    // A panic in a progress report must not hide the other results.
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Told about each job as it finishes, from whichever thread finished it.
 pub trait BatchProgress: Sync {
     /// `job` is done: written (`Ok`) or not.
     fn finished(&self, job: &Job, result: &Result<Rendered, NotWritten>);
@@ -221,36 +278,61 @@ impl fmt::Display for NotWritten {
             self.location,
             self.path.display(),
             self.error
-        )
+        )?;
+        match std::error::Error::source(&self.error) {
+            Some(cause) => write!(f, ": {cause}"),
+            None => Ok(()),
+        }
     }
 }
 
-impl std::error::Error for NotWritten {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        Some(&self.error)
+/// The message names the cause itself (the `error` field keeps it for a
+/// program), so there is no source to print twice.
+impl std::error::Error for NotWritten {}
+
+/// A job's file, drawn into a hidden temporary file beside its path and
+/// waiting to be renamed over it. A leftover temporary file starts with a
+/// dot, so it can never be mistaken for (or replace) a job's output.
+struct Drawn {
+    location: Location,
+    rendered: Rendered,
+    file: Prepared,
+}
+
+impl Drawn {
+    fn commit(self) -> Result<Rendered, NotWritten> {
+        match self.file.commit() {
+            Ok(()) => Ok(self.rendered),
+            Err(error) => Err(NotWritten {
+                location: self.location,
+                path: self.rendered.path,
+                error: EncodeError::Io(error),
+            }),
+        }
     }
 }
 
-/// Writes one job's file into `out_dir`, whole or not at all: into a hidden
-/// temporary file beside it, then renamed. A leftover temporary file starts
-/// with a dot, so it can never be mistaken for (or replace) a job's output.
-fn write_job(
+fn draw_job(
     job: &Job,
     format: Format,
     options: &RenderOptions,
     out_dir: &Path,
-) -> Result<Rendered, NotWritten> {
+) -> Result<Drawn, NotWritten> {
     let path = out_dir.join(job.file_name(format));
-    let not_written = |error: EncodeError| NotWritten {
-        location: job.location.clone(),
-        path: path.clone(),
-        error,
-    };
-    let outcome = write_atomically(&path, TEMPORARY_PREFIX, |out| {
-        format.write(&job.scenario, options, out)
-    })
-    .map_err(not_written)?;
-    Ok(Rendered { path, outcome })
+    match AtomicFile::new(&path, TEMPORARY_PREFIX)
+        .prepare(|out| format.write(&job.scenario, options, out))
+    {
+        Ok((outcome, file)) => Ok(Drawn {
+            location: job.location.clone(),
+            rendered: Rendered { path, outcome },
+            file,
+        }),
+        Err(error) => Err(NotWritten {
+            location: job.location.clone(),
+            path,
+            error,
+        }),
+    }
 }
 
 /// Counts for the closing line of a batch.
