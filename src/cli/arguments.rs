@@ -46,13 +46,22 @@ fn printed(error: &clap::Error, then: Ending) -> Ending {
 /// of clap's usage, or else `command`.
 fn one_line(error: &clap::Error, command: &str) -> String {
     let rendered = error.render().to_string();
-    let problem = rendered
-        .lines()
+    // The first line, and the lines indented under it that finish it (the
+    // missing arguments): up to the first blank line or tip.
+    let mut lines = rendered.lines();
+    let mut line = lines
         .next()
         .unwrap_or_default()
         .trim_start_matches("error: ")
-        .trim_end();
-    let mut line = problem.to_string();
+        .trim_end()
+        .to_string();
+    let continued: Vec<&str> = lines
+        .take_while(|more| more.starts_with("  ") && !more.trim_start().starts_with("tip:"))
+        .map(str::trim)
+        .collect();
+    if !continued.is_empty() {
+        line = format!("{line} {}", continued.join(", "));
+    }
     let suggestions: Vec<String> = error
         .context()
         .filter(|(kind, _)| {
