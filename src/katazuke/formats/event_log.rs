@@ -118,7 +118,11 @@ fn verify(records: &[(usize, Record)]) -> Result<(), EventLogError> {
             start.current,
             Policy::Pass,
             &mut |state: &GameState, event| expected.push(record_of(game, state, event)),
-        );
+        )
+        .map_err(|violation| EventLogError {
+            line: *line,
+            message: format!("game {game} cannot start so: {violation}"),
+        })?;
         compare(&mut expected, &mut at)?;
         while referee.state().ended.is_none() {
             let Some((line, record)) = records.get(at) else {

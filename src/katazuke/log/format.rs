@@ -15,10 +15,15 @@ use crate::katazuke::rules::game::Policy;
 /// nothing, and `check` still reports it).
 pub fn format(text: &[u8]) -> Result<String, Diagnostic> {
     let verdict = read(text, Policy::Pass, |_| {});
+    // The reader stops at a rule it cannot pass over (a turn after the end,
+    // a wrong turn number): from that line on nothing was read, so nothing
+    // is known to mean anything, and the lines are kept as they are.
+    let mut unread_from = usize::MAX;
     if let Some(error) = verdict.error {
         if error.code.severity() == Severity::Malformed {
             return Err(error);
         }
+        unread_from = error.line.unwrap_or(1);
     }
     // The reader read every line as UTF-8 text; a line it could not read
     // ended it with a malformed error above.
@@ -30,7 +35,12 @@ pub fn format(text: &[u8]) -> Result<String, Diagnostic> {
     let mut out = String::new();
     let mut in_field = false;
     let mut turns = 0u32;
-    for line in text.lines() {
+    for (index, line) in text.lines().enumerate() {
+        if index + 1 >= unread_from {
+            out += line;
+            out.push('\n');
+            continue;
+        }
         let split = split(line);
         let comment = split.comment.map(|comment| {
             if comment.is_empty() {
@@ -51,7 +61,9 @@ pub fn format(text: &[u8]) -> Result<String, Diagnostic> {
         } else {
             in_field = false;
             if let Some((key, value, _)) = key_value(&split) {
-                let raw = split.content[split.content.find(':').map_or(0, |at| at + 1)..].trim();
+                let raw = lines::trim_blanks(
+                    &split.content[split.content.find(':').map_or(0, |at| at + 1)..],
+                );
                 let words: Vec<&str> = value.iter().map(|token| token.text).collect();
                 match key.as_str() {
                     "field" => {
@@ -116,6 +128,20 @@ mod tests {
     use super::*;
 
     const EXAMPLE: &str = include_str!("../../../examples/katazuke/practice.ktz");
+
+    /// Found by the fuzz target `match_log`: lines past the reader's first
+    /// error were rewritten as if read (a vertical tab, white space to
+    /// `str::trim` but part of a token to the grammar, was dropped, and the
+    /// next rewrite read the line differently). They are now kept as they
+    /// are.
+    #[test]
+    fn lines_the_reader_did_not_reach_are_rewritten_idempotently() {
+        let log = EXAMPLE.replace(" 2. B 2.5", " 9. B 2.5");
+        let log = log.replace(" 7. A 3.0 move c2", " 7. A 3.0 move c2\u{b}");
+        let once = format(log.as_bytes()).expect("rewritten");
+        assert_eq!(format(once.as_bytes()).expect("rewritten"), once);
+        assert!(once.contains("\n 7. A 3.0 move c2\u{b}\n"));
+    }
 
     #[test]
     fn the_worked_example_is_rewritten_canonically_and_idempotently() {

@@ -55,6 +55,17 @@ pub struct Split<'a> {
     pub indented: bool,
 }
 
+/// `text` without the blanks that separate tokens (space, tab, carriage
+/// return) at either end: `str::trim` would also take other white space
+/// (a vertical tab), which is part of a token.
+pub fn trim_blanks(text: &str) -> &str {
+    text.trim_matches(is_blank)
+}
+
+fn is_blank(c: char) -> bool {
+    matches!(c, ' ' | '\t' | '\r')
+}
+
 /// Splits `line` (§11.2: `#` starts a comment to the end of the line, even
 /// inside a header value; tokens are separated by any run of spaces).
 pub fn split(line: &str) -> Split<'_> {
@@ -81,7 +92,7 @@ pub fn split_reusing<'a>(line: &'a str, mut tokens: Vec<Token<'a>>) -> Split<'a>
         }
     };
     let bytes = content.as_bytes();
-    let blank = |byte: u8| matches!(byte, b' ' | b'\t' | b'\r');
+    let blank = |byte: u8| is_blank(char::from(byte));
     let mut at = 0;
     loop {
         while at < bytes.len() && blank(bytes[at]) {

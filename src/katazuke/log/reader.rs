@@ -765,7 +765,14 @@ impl<S: FnMut(&Record)> Reader<'_, S> {
             current,
             policy,
             &mut |state, event| hand_on(sink, results, number, state, event),
-        );
+        )
+        .map_err(|violation| {
+            Problem::Line(LineError::new(
+                violation.code,
+                violation.message,
+                first_column,
+            ))
+        })?;
         game.referee = Some(referee);
         Ok(())
     }

@@ -163,7 +163,8 @@ pub fn random_match(params: &Params, seed: u64, mishaps: u64) -> MatchRecord {
             current,
             Policy::Strict,
             &mut |_, _| {},
-        );
+        )
+        .expect("three distinct cells of a field (which has at least three) are a legal start");
         let mut turns = Vec::new();
         while referee.state().ended.is_none() {
             let mut turn = random_turn(referee.state(), &mut random, mishaps);

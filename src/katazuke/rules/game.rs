@@ -86,6 +86,9 @@ impl GameReferee {
     /// Starts game `game`: the three start cells are cleared by the referee
     /// and owned, and the game ends at once if nothing is left (§3, §8.1).
     /// `start` gives each team's cells, `current` the current one of each.
+    /// A start that §3.1 does not allow (not one cell for the first team and
+    /// two for the second, not distinct, off the field, a current cell not
+    /// the team's own) is refused with `E-START` or `E-CELL`.
     pub fn start(
         game: u8,
         params: &Params,
@@ -94,7 +97,8 @@ impl GameReferee {
         current: PerTeam<Cell>,
         policy: Policy,
         emit: &mut impl FnMut(&GameState, Event),
-    ) -> GameReferee {
+    ) -> Result<GameReferee, Violation> {
+        check_start(params, first, &start, current)?;
         let size = params.field.size();
         let mut counts = params.field.counts().to_vec();
         let mut removed = Vec::new();
@@ -124,7 +128,7 @@ impl GameReferee {
         }));
         referee.record(event, emit);
         referee.end_if_over(emit);
-        referee
+        Ok(referee)
     }
 
     /// The game as it stands.
@@ -399,10 +403,71 @@ impl GameReferee {
     }
 }
 
+/// Checks a start against §3.1 (see [`GameReferee::start`]).
+fn check_start(
+    params: &Params,
+    first: Team,
+    start: &PerTeam<Vec<Cell>>,
+    current: PerTeam<Cell>,
+) -> Result<(), Violation> {
+    let size = params.field.size();
+    let cells: Vec<Cell> = [first, first.other()]
+        .iter()
+        .flat_map(|&team| start[team].iter().chain([&current[team]]))
+        .copied()
+        .collect();
+    if let Some(outside) = cells.iter().find(|&&cell| !size.contains(cell)) {
+        return Err(Violation::new(
+            Code::Cell,
+            format!("{outside} is not a cell of the {size} field (§1.2)"),
+        ));
+    }
+    let refuse = |message: String| Err(Violation::new(Code::Start, message));
+    if start[first].len() != 1 || start[first.other()].len() != 2 {
+        return refuse(format!(
+            "the first team {first} starts with exactly one cell and the second {} with two (§3.1)",
+            first.other()
+        ));
+    }
+    let mut all: Vec<Cell> = start.a.iter().chain(&start.b).copied().collect();
+    all.sort();
+    all.dedup();
+    if all.len() != 3 {
+        return refuse("the three start cells must be distinct (§3.1)".into());
+    }
+    if let Some(team) = [Team::A, Team::B]
+        .into_iter()
+        .find(|&team| !start[team].contains(&current[team]))
+    {
+        return refuse(format!(
+            "{team}'s current cell {} is not one of its start cells (§3.1)",
+            current[team]
+        ));
+    }
+    Ok(())
+}
+
 /// Checks a turn's steps against `state`, in order (§4.3, §5, §10.6.8),
 /// without applying them; on success, the steps that empty an empty
-/// container (warned of, not refused).
+/// container (warned of, not refused). A cell off the field is `E-CELL`
+/// before anything else: a turn read from a log has had its cells
+/// checked, but one built in code or taken from an event log may not.
 fn check(state: &GameState, team: Team, steps: &[Step]) -> Result<Vec<usize>, Violation> {
+    let size = state.size();
+    for (index, step) in steps.iter().enumerate() {
+        let cells: Vec<Cell> = match step {
+            Step::Clear(items) | Step::Place(items) => items.iter().map(|item| item.cell).collect(),
+            Step::Move(cell) => vec![*cell],
+            Step::Pass | Step::Empty => Vec::new(),
+        };
+        if let Some(outside) = cells.iter().find(|&&cell| !size.contains(cell)) {
+            return Err(Violation::new(
+                Code::Cell,
+                format!("{outside} is not a cell of the {size} field (§1.2)"),
+            )
+            .at(index, None));
+        }
+    }
     let mut action = false;
     let mut emptied = false;
     let mut load = state.load[team];
@@ -602,8 +667,77 @@ mod tests {
         let referee =
             GameReferee::start(1, &params, Team::A, start, current, policy, &mut |_, e| {
                 events.push(e)
-            });
+            })
+            .expect("a legal start");
         (referee, events)
+    }
+
+    #[test]
+    fn a_start_that_section_3_1_forbids_is_refused() {
+        let params = Params {
+            field: Field::new(&[vec![3, 2, 0, 1, 4]]).unwrap(),
+            capacity: 3,
+            stock: Stock {
+                first: 1,
+                second: 1,
+            },
+            team_time: 10_000,
+            game_time: 20_000,
+        };
+        let refused = |a: &[&str], b: &[&str], current: (&str, &str)| {
+            let start = PerTeam {
+                a: a.iter().map(|name| cell(name)).collect(),
+                b: b.iter().map(|name| cell(name)).collect(),
+            };
+            let current = PerTeam {
+                a: cell(current.0),
+                b: cell(current.1),
+            };
+            GameReferee::start(
+                1,
+                &params,
+                Team::A,
+                start,
+                current,
+                Policy::Strict,
+                &mut |_, _| {},
+            )
+            .map(|_| ())
+            .expect_err("refused")
+        };
+        let off = refused(&["a1"], &["e1", "f1"], ("a1", "e1"));
+        assert_eq!(off.code, Code::Cell);
+        assert_eq!(off.message, "f1 is not a cell of the 1x5 field (§1.2)");
+        assert_eq!(
+            refused(&["a1", "b1"], &["e1", "c1"], ("a1", "e1")).code,
+            Code::Start
+        );
+        assert_eq!(
+            refused(&["a1"], &["a1", "c1"], ("a1", "c1")).code,
+            Code::Start
+        );
+        let not_own = refused(&["a1"], &["e1", "c1"], ("a1", "b1"));
+        assert_eq!(
+            not_own.message,
+            "B's current cell b1 is not one of its start cells (§3.1)"
+        );
+    }
+
+    #[test]
+    fn a_cell_off_the_field_is_refused_not_a_panic() {
+        let (mut referee, _) = referee(Policy::Strict);
+        let turn = Turn {
+            team: Team::A,
+            play: Play::Steps {
+                duration: 1000,
+                steps: vec![Step::Clear(vec![item("b1", 1), item("p16", 1)])],
+            },
+        };
+        let refused = referee
+            .play(turn, None, None, &mut |_, _| {})
+            .expect_err("refused");
+        assert_eq!(refused.code, Code::Cell);
+        assert_eq!(refused.message, "p16 is not a cell of the 1x5 field (§1.2)");
     }
 
     fn turn(team: Team, duration: u64, steps: Vec<Step>) -> Turn {
