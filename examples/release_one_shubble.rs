@@ -24,11 +24,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("result: {}", outcome.result());
 
     let path = "release_one_shubble.gif";
-    let frames = write_gif(
+    let written = write_gif(
         scenario.frames(),
         &RenderOptions::default(),
         BufWriter::new(File::create(path)?),
     )?;
-    println!("wrote {path}: {frames} frames, one second each");
+    println!("wrote {path}: {} frames, one second each", written.frames);
     Ok(())
 }

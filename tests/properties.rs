@@ -219,7 +219,8 @@ proptest! {
         let decoded = shubbles::reel::decode_gif(&gif).expect("a GIF");
         prop_assert!(decoded.frames.iter().all(|frame| frame.delay_cs == 100));
         prop_assert_eq!(decoded.frames.len(), dumped);
-        prop_assert_eq!(written, dumped);
+        prop_assert_eq!(written.frames, dumped);
+        prop_assert_eq!(written.duration_cs, 100 * dumped as u64);
     }
 }
 

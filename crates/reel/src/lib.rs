@@ -33,4 +33,4 @@ pub use gif::{DisposalMethod, Repeat};
 pub use palette::{blend, Palette, PaletteError, BLEND_STEPS, MAX_COLOURS};
 pub use png::write_png;
 pub use tiny_skia;
-pub use writer::{write_reel, GifWriter, Painter, Rectangle, Shot};
+pub use writer::{write_reel, GifWriter, Loops, Painter, Playback, Rectangle, ReelSummary, Shot};

@@ -42,6 +42,13 @@ pub(crate) struct LzwEncoder {
     successors: Vec<u8>,
     /// The current dictionary's number, from 1.
     epoch: u32,
+    /// `runs[symbol * MAX_CODES + n]`: the code of `symbol` repeated `n`
+    /// times, for `n` up to `longest_run[symbol]`. A run of one index (a
+    /// transparent area, a cell's white) is most of a frame, and walking
+    /// it one successor at a time was most of the time compressing it.
+    runs: Vec<u16>,
+    /// The longest run of each symbol the current dictionary holds.
+    longest_run: Vec<u16>,
 }
 
 /// Codes packed least significant bit first, as GIF wants them.
@@ -81,6 +88,8 @@ impl LzwEncoder {
         if self.successor.len() < MAX_CODES * alphabet {
             self.successor.resize(MAX_CODES * alphabet, 0);
             self.successors.resize(MAX_CODES, 0);
+            self.runs.resize(MAX_CODES * alphabet + 1, 0);
+            self.longest_run.resize(alphabet, 0);
         }
         let clear = alphabet as u16;
         let end = clear + 1;
@@ -92,29 +101,66 @@ impl LzwEncoder {
             code_size: min_code_size + 1,
         };
         bits.push(clear);
-        let Some((&first, rest)) = indices.split_first() else {
+        let Some(&first) = indices.first() else {
             bits.push(end);
             bits.finish();
             return;
         };
-        let mut epoch = self.new_dictionary();
+        let mut epoch = self.new_dictionary(alphabet);
         let mut current = u16::from(first);
+        // While the string `current` is one symbol repeated, which and how
+        // many times.
+        let mut run = Some((first, 1usize));
         // The number of codes in use, the `gif` crate's dictionary length.
         let mut next = first_free as usize;
-        for &symbol in rest {
+        let mut i = 1;
+        while i < indices.len() {
+            let symbol = indices[i];
             let slot = usize::from(current) * alphabet + usize::from(symbol);
-            let found = self.successor[slot];
-            if found >> CODE_BITS == epoch {
-                current = (found & CODE_MASK) as u16;
-                continue;
+            match run {
+                Some((repeated, length)) if repeated == symbol => {
+                    // Jump along the run as far as the dictionary knows it.
+                    let base = usize::from(symbol) * MAX_CODES;
+                    let longest = usize::from(self.longest_run[usize::from(symbol)]);
+                    let ahead = indices[i..]
+                        .iter()
+                        .take(longest - length + 1)
+                        .take_while(|&&s| s == symbol)
+                        .count();
+                    let reach = (length + ahead).min(longest);
+                    if reach > length {
+                        current = self.runs[base + reach];
+                        i += reach - length;
+                        run = Some((symbol, reach));
+                        continue;
+                    }
+                }
+                _ => {
+                    let found = self.successor[slot];
+                    if found >> CODE_BITS == epoch {
+                        current = (found & CODE_MASK) as u16;
+                        run = None;
+                        i += 1;
+                        continue;
+                    }
+                }
             }
-            // The dictionary always gains a code, even as it fills up (a
-            // full one is cleared just below, before any use).
+            // `current` then `symbol` is a new string. The dictionary always
+            // gains a code, even as it fills up (a full one is cleared just
+            // below, before any use).
+            let slot = usize::from(current) * alphabet + usize::from(symbol);
             let successors = &mut self.successors[usize::from(current)];
             let entered = *successors != SHORT_LIST;
             *successors = (*successors + 1).min(SHORT_LIST + 1);
             if entered && next < MAX_CODES {
                 self.successor[slot] = epoch << CODE_BITS | next as u32;
+                if let Some((repeated, length)) = run {
+                    if repeated == symbol {
+                        let base = usize::from(symbol) * MAX_CODES;
+                        self.runs[base + length + 1] = next as u16;
+                        self.longest_run[usize::from(symbol)] = (length + 1) as u16;
+                    }
+                }
             }
             next += 1;
             bits.push(current);
@@ -123,11 +169,13 @@ impl LzwEncoder {
             }
             if next > MAX_CODES {
                 bits.push(clear);
-                epoch = self.new_dictionary();
+                epoch = self.new_dictionary(alphabet);
                 next = first_free as usize;
                 bits.code_size = min_code_size + 1;
             }
             current = u16::from(symbol);
+            run = Some((symbol, 1));
+            i += 1;
         }
         bits.push(current);
         // The decoder adds an entry on reading that last code and may widen
@@ -141,8 +189,13 @@ impl LzwEncoder {
 
     /// Starts an empty dictionary: the next number, and no successors
     /// counted for any code (4,096 bytes, unlike the table).
-    fn new_dictionary(&mut self) -> u32 {
+    fn new_dictionary(&mut self, alphabet: usize) -> u32 {
         self.successors.fill(0);
+        // Every symbol alone is a code of its own: a run of one.
+        for symbol in 0..alphabet {
+            self.runs[symbol * MAX_CODES + 1] = symbol as u16;
+            self.longest_run[symbol] = 1;
+        }
         self.epoch += 1;
         if self.epoch == EPOCHS {
             // Numbers would come round again: forget every entry once.
@@ -223,6 +276,11 @@ mod tests {
             (200_000, 32, 1),
             (100_000, 256, 1),
             (3_000, 200, 1),
+            // Long runs, where the encoder jumps along runs it knows, with
+            // few colours and with enough for the short lists to fill.
+            (300_000, 4, 900),
+            (200_000, 20, 300),
+            (200_000, 256, 60),
         ] {
             let mut input = Vec::with_capacity(len);
             while input.len() < len {

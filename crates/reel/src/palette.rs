@@ -208,19 +208,28 @@ impl Palette {
     }
 }
 
-/// [`Palette::index_of`] for pixels as [`Pixmap::data`] stores them (opaque
-/// RGBA). Runs of one colour are the rule, so the last pixel is remembered
-/// and tried first.
+/// [`Palette::index_of`] for pixels as [`Pixmap::data`] stores them
+/// (opaque RGBA). Runs of one colour are the rule, so the last pixel is
+/// tried first; then a small table of the colours seen, since a picture
+/// alternates between a few (a cell's white, the grid, a creature) far
+/// more often than a hash lookup is cheap.
 pub(crate) struct Lookup<'a> {
     palette: &'a Palette,
     last: Option<([u8; 4], u8)>,
+    /// `SEEN_MARK | pixel << 8 | index` at the slot of `pixel`'s hash;
+    /// without the mark, empty.
+    seen: [u64; SEEN_SLOTS],
 }
+
+const SEEN_SLOTS: usize = 64;
+const SEEN_MARK: u64 = 1 << 40;
 
 impl<'a> Lookup<'a> {
     pub(crate) fn new(palette: &'a Palette) -> Lookup<'a> {
         Lookup {
             palette,
             last: None,
+            seen: [0; SEEN_SLOTS],
         }
     }
 
@@ -229,11 +238,23 @@ impl<'a> Lookup<'a> {
         match self.last {
             Some((seen, index)) if seen == pixel => index,
             _ => {
-                let index = self.palette.index_of([pixel[0], pixel[1], pixel[2]]);
+                let index = self.index_seen(pixel);
                 self.last = Some((pixel, index));
                 index
             }
         }
+    }
+
+    fn index_seen(&mut self, pixel: [u8; 4]) -> u8 {
+        let key = u32::from_le_bytes(pixel);
+        let slot = (key.wrapping_mul(0x9E37_79B1) >> 26) as usize % SEEN_SLOTS;
+        let entry = self.seen[slot];
+        if entry & SEEN_MARK != 0 && (entry >> 8) as u32 == key {
+            return entry as u8;
+        }
+        let index = self.palette.index_of([pixel[0], pixel[1], pixel[2]]);
+        self.seen[slot] = SEEN_MARK | u64::from(key) << 8 | u64::from(index);
+        index
     }
 }
 

@@ -3,15 +3,19 @@
 //!
 //! A game implements [`Painter`]: the size of its canvas, its fixed
 //! [`Palette`], and how to paint one of its pictures. [`write_reel`] takes
-//! a painter and the [`Shot`]s to show (a picture and how long it stays)
-//! and writes the GIF: the palette is the global colour table, so no
-//! picture is quantized, and each picture after the first stores only the
-//! rectangle of pixels that changed (disposal "keep"), so a long run of
-//! small changes stays small. Only the previous picture is kept: memory
-//! does not grow with the length of the animation.
+//! a painter, the [`Shot`]s to show (a picture and how long it stays) and
+//! how the animation plays ([`Playback`]: loops, how long the last picture
+//! holds, whether repeated pictures fold into one frame) and writes the
+//! GIF. The palette is the global colour table, so no picture is
+//! quantized. Each picture after the first stores only the rectangle of
+//! pixels that changed (disposal "keep"), in whichever of two encodings is
+//! smaller: unchanged pixels transparent, or the rectangle as it is. Only
+//! the previous picture is kept, as palette indices: memory does not grow
+//! with the length of the animation.
 
 use std::borrow::Cow;
 use std::io::{BufWriter, Write};
+use std::num::NonZeroU16;
 
 use gif::{DisposalMethod, Encoder, Repeat};
 use tiny_skia::Pixmap;
@@ -35,8 +39,24 @@ pub trait Painter {
     fn palette(&self) -> &Palette;
 
     /// Paints `picture` over all of `canvas`, a pixmap of
-    /// [`Painter::canvas_size`] that holds the previous picture.
+    /// [`Painter::canvas_size`].
     fn paint(&self, picture: &Self::Picture, canvas: &mut Pixmap);
+
+    /// Paints `picture` into `canvas`, which holds `shown` as painted, and
+    /// returns a rectangle outside which no pixel changed. A painter that
+    /// knows what differs between two of its pictures repaints only that,
+    /// and the writer compares only that; by default the whole canvas is
+    /// painted.
+    fn repaint(
+        &self,
+        picture: &Self::Picture,
+        shown: &Self::Picture,
+        canvas: &mut Pixmap,
+    ) -> Rectangle {
+        let _ = shown;
+        self.paint(picture, canvas);
+        Rectangle::whole(canvas)
+    }
 }
 
 /// One picture of an animation and how long it shows.
@@ -48,64 +68,134 @@ pub struct Shot<P> {
     pub delay_cs: u16,
 }
 
-/// Writes the animated GIF of `shots`, painted by `painter`, to `out`, and
-/// returns how many pictures it holds. A shot whose picture equals the one
-/// before is not painted again.
+/// How many times an animation plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Loops {
+    /// Over and over (the NETSCAPE2.0 extension with a count of 0).
+    #[default]
+    Forever,
+    /// This many times in all: once is a GIF without the extension, `n`
+    /// times the extension with `n - 1` repetitions, as browsers read it.
+    Times(NonZeroU16),
+}
+
+impl Loops {
+    /// What the GIF's NETSCAPE2.0 extension says, if it has one.
+    fn repeat(self) -> Option<Repeat> {
+        match self {
+            Loops::Forever => Some(Repeat::Infinite),
+            Loops::Times(n) if n.get() == 1 => None,
+            Loops::Times(n) => Some(Repeat::Finite(n.get() - 1)),
+        }
+    }
+}
+
+/// How an animation plays, beyond its pictures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Playback {
+    /// How many times it plays.
+    pub loops: Loops,
+    /// How long the last picture stays, in hundredths of a second, before
+    /// the animation starts again or stops; `None` keeps the last shot's
+    /// delay (folded, when `fold_repeats`).
+    pub hold_cs: Option<u16>,
+    /// Write a run of equal pictures as one frame showing for their summed
+    /// delays, rather than one frame per shot. Off where the frame count is
+    /// part of a contract.
+    pub fold_repeats: bool,
+}
+
+/// What was written: GIF frames and how long the animation plays once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReelSummary {
+    /// Frames in the GIF (after folding).
+    pub frames: usize,
+    /// The sum of their delays, in hundredths of a second.
+    pub duration_cs: u64,
+}
+
+/// Writes the animated GIF of `shots`, painted by `painter`, played as
+/// `playback` says, to `out`.
 pub fn write_reel<P, W>(
     painter: &P,
     shots: impl IntoIterator<Item = Shot<P::Picture>>,
+    playback: &Playback,
     out: W,
-) -> Result<usize, EncodeError>
+) -> Result<ReelSummary, EncodeError>
 where
     P: Painter,
     P::Picture: PartialEq,
     W: Write,
 {
     let (width, height) = painter.canvas_size();
-    let mut gif = GifWriter::new(out, (width, height), painter.palette())?;
+    let mut gif = GifWriter::new(out, (width, height), painter.palette(), playback)?;
     let mut canvas = Pixmap::new(width, height).ok_or(EncodeError::Canvas { width, height })?;
     let mut previous: Option<P::Picture> = None;
     for shot in shots {
-        if previous.as_ref() == Some(&shot.picture) {
-            gif.push_unchanged(shot.delay_cs)?;
-        } else {
-            painter.paint(&shot.picture, &mut canvas);
-            gif.push(&canvas, shot.delay_cs)?;
+        match &previous {
+            Some(shown) if *shown == shot.picture => gif.push_unchanged(shot.delay_cs)?,
+            Some(shown) => {
+                let region = painter.repaint(&shot.picture, shown, &mut canvas);
+                gif.push_region(&canvas, region, shot.delay_cs)?;
+            }
+            None => {
+                painter.paint(&shot.picture, &mut canvas);
+                gif.push(&canvas, shot.delay_cs)?;
+            }
         }
         previous = Some(shot.picture);
     }
-    let count = gif.frames_written();
-    gif.finish()?;
-    Ok(count)
+    let (_, summary) = gif.finish()?;
+    Ok(summary)
 }
 
-/// An animated GIF being written, one picture at a time: pictures are
-/// compared as drawn and only the changed rectangle is mapped to palette
-/// indices (mapping every pixel of every picture was a third of the work
-/// of a long run). Holds one previous picture only.
+/// A frame encoded and waiting to be written: a run of equal pictures may
+/// still add to its delay, and the last frame takes the hold.
+struct Staged {
+    stored: Rectangle,
+    transparent: Option<u8>,
+    delay: u16,
+    /// The minimum code size byte and the LZW data.
+    data: Vec<u8>,
+}
+
+/// An animated GIF being written, one picture at a time. The previous
+/// picture is kept as palette indices: a picture is mapped to indices only
+/// where it may have changed, compared there, and only its changed
+/// rectangle is compressed.
 pub struct GifWriter<'p, W: Write> {
     encoder: Encoder<BufWriter<W>>,
     palette: &'p Palette,
     width: usize,
-    /// The pixels of the picture before, as drawn.
-    previous: Vec<[u8; 4]>,
-    /// The changed rectangle of the current picture, mapped for the
-    /// encoder.
-    patch: Vec<u8>,
+    height: usize,
+    playback: Playback,
+    /// The palette index of every pixel of the picture before.
+    shown: Vec<u8>,
+    /// The indices of the region being compared, row after row.
+    region: Vec<u8>,
+    /// The changed rectangle with unchanged pixels transparent.
+    transparent_patch: Vec<u8>,
+    /// The changed rectangle as it is.
+    opaque_patch: Vec<u8>,
     /// Compressing here rather than in the `gif` crate gives the same
     /// bytes, only faster (see the `lzw` module).
     lzw: LzwEncoder,
-    compressed: Vec<u8>,
+    /// The other candidate's compressed bytes, and a spare buffer.
+    candidate: Vec<u8>,
+    spare: Vec<u8>,
+    staged: Option<Staged>,
     frames_written: usize,
+    duration_cs: u64,
 }
 
 impl<'p, W: Write> GifWriter<'p, W> {
     /// Starts the GIF: header, `palette` as the global colour table and
-    /// "loop forever".
+    /// the loop extension `playback` asks for.
     pub fn new(
         out: W,
         (width, height): (u32, u32),
         palette: &'p Palette,
+        playback: &Playback,
     ) -> Result<GifWriter<'p, W>, EncodeError> {
         let too_large = EncodeError::Canvas { width, height };
         let (Ok(gif_width), Ok(gif_height)) = (u16::try_from(width), u16::try_from(height)) else {
@@ -121,145 +211,284 @@ impl<'p, W: Write> GifWriter<'p, W> {
             gif_height,
             &palette.rgb_bytes(),
         )?;
-        encoder.set_repeat(Repeat::Infinite)?;
+        if let Some(repeat) = playback.loops.repeat() {
+            encoder.set_repeat(repeat)?;
+        }
         Ok(GifWriter {
             encoder,
             palette,
             width: width as usize,
-            previous: Vec::new(),
-            patch: Vec::new(),
+            height: height as usize,
+            playback: *playback,
+            shown: Vec::new(),
+            region: Vec::new(),
+            transparent_patch: Vec::new(),
+            opaque_patch: Vec::new(),
             lzw: LzwEncoder::default(),
-            compressed: Vec::new(),
+            candidate: Vec::new(),
+            spare: Vec::new(),
+            staged: None,
             frames_written: 0,
+            duration_cs: 0,
         })
     }
 
     /// Appends `pixmap`, a canvas of the size given to `new`, shown for
     /// `delay` hundredths of a second.
     pub fn push(&mut self, pixmap: &Pixmap, delay: u16) -> Result<(), EncodeError> {
-        let now = pixels(pixmap);
+        self.push_region(pixmap, Rectangle::whole(pixmap), delay)
+    }
+
+    /// [`GifWriter::push`] for a `pixmap` that differs from the picture
+    /// before only within `region`.
+    pub fn push_region(
+        &mut self,
+        pixmap: &Pixmap,
+        region: Rectangle,
+        delay: u16,
+    ) -> Result<(), EncodeError> {
+        if self.shown.is_empty() {
+            self.palette.indices_into(pixmap, &mut self.shown);
+            let mut data = std::mem::take(&mut self.spare);
+            data.clear();
+            self.lzw.encode(&self.shown, &mut data);
+            let stored = Rectangle::whole(pixmap);
+            return self.stage(Staged {
+                stored,
+                transparent: None,
+                delay,
+                data,
+            });
+        }
+        let region = region.within(self.width, self.height);
+        self.map_region(pixmap, region);
+        match changed_rectangle(&self.shown, &self.region, region, self.width) {
+            None => self.push_unchanged(delay),
+            Some(changed) => {
+                let staged = self.encode_change(region, changed, delay);
+                self.stage(staged)
+            }
+        }
+    }
+
+    /// The palette indices of `region` of `pixmap`, row after row.
+    fn map_region(&mut self, pixmap: &Pixmap, region: Rectangle) {
+        let pixels = pixels(pixmap);
+        let mut lookup = Lookup::new(self.palette);
+        // Filling a sized buffer (rather than pushing) keeps the loop free
+        // of capacity checks: this runs for every pixel that may change.
+        self.region.clear();
+        self.region.resize(region.width * region.height, 0);
+        if region.width == 0 {
+            return;
+        }
+        let first = region.top * self.width + region.left;
+        let mut last = (pixels[first], lookup.index(pixels[first]));
+        let rows = self.region.chunks_exact_mut(region.width);
+        for (y, indices) in (region.top..).zip(rows) {
+            let start = y * self.width + region.left;
+            let row = &pixels[start..start + region.width];
+            // Eight pixels at a time while they are the colour before: one
+            // wide comparison instead of eight.
+            let (pixel_chunks, pixel_rest) = row.as_chunks::<8>();
+            let (index_chunks, index_rest) = indices.as_chunks_mut::<8>();
+            for (eight, pixels) in index_chunks.iter_mut().zip(pixel_chunks) {
+                if pixels.iter().all(|&pixel| pixel == last.0) {
+                    *eight = [last.1; 8];
+                    continue;
+                }
+                for (index, &pixel) in eight.iter_mut().zip(pixels) {
+                    if pixel != last.0 {
+                        last = (pixel, lookup.index(pixel));
+                    }
+                    *index = last.1;
+                }
+            }
+            for (index, &pixel) in index_rest.iter_mut().zip(pixel_rest) {
+                if pixel != last.0 {
+                    last = (pixel, lookup.index(pixel));
+                }
+                *index = last.1;
+            }
+        }
+    }
+
+    /// Compresses the `changed` rectangle of the mapped `region` in the
+    /// smaller of its two encodings, and takes it as the picture shown.
+    fn encode_change(&mut self, region: Rectangle, changed: Rectangle, delay: u16) -> Staged {
         let width = self.width;
-        let (changed, transparent) = if self.frames_written == 0 {
-            self.palette.indices_into(pixmap, &mut self.patch);
-            let whole = Rectangle {
+        let now_row = |row: usize| {
+            let start = (row - region.top) * region.width + (changed.left - region.left);
+            start..start + changed.width
+        };
+        let shown_row =
+            |row: usize| row * width + changed.left..row * width + changed.left + changed.width;
+        let rows = changed.top..changed.top + changed.height;
+        // Which indices the changed pixels use.
+        let mut used = [false; 256];
+        self.opaque_patch.clear();
+        for row in rows.clone() {
+            let now = &self.region[now_row(row)];
+            for (&index, &before) in now.iter().zip(&self.shown[shown_row(row)]) {
+                if index != before {
+                    used[usize::from(index)] = true;
+                }
+            }
+            self.opaque_patch.extend_from_slice(now);
+        }
+        // How often each candidate's next pixel differs from the one
+        // before, on every fourth row: runs are what LZW compresses, so
+        // the counts tell when one candidate is sure to be the smaller.
+        let (mut opaque_breaks, mut transparent_breaks) = (0usize, 0usize);
+        for row in rows.clone().step_by(4) {
+            let now = &self.region[now_row(row)];
+            let before = &self.shown[shown_row(row)];
+            // Unchanged pixels are one symbol, past every index.
+            const UNCHANGED: u16 = 256;
+            let symbol = |i: usize| {
+                if now[i] == before[i] {
+                    UNCHANGED
+                } else {
+                    u16::from(now[i])
+                }
+            };
+            for i in 1..now.len() {
+                opaque_breaks += usize::from(now[i] != now[i - 1]);
+                transparent_breaks += usize::from(symbol(i) != symbol(i - 1));
+            }
+        }
+        // Unchanged pixels may instead be an index the changed ones do not
+        // use, declared transparent: the previous picture shows through,
+        // and runs of one index compress well where little changed (this
+        // one is always tried, so no frame is larger than it was). Where
+        // nearly everything changed, the scattered unchanged pixels break
+        // the runs, and the rectangle as it is is smaller: that one is
+        // compressed too only when it has a chance, which saves compressing
+        // most frames twice.
+        let free = (0..self.palette.len()).find(|&i| !used[i]).map(|i| i as u8);
+        let mut best: Option<(Vec<u8>, Option<u8>)> = None;
+        if let Some(free) = free {
+            self.transparent_patch.clear();
+            for row in rows.clone() {
+                let now = &self.region[now_row(row)];
+                let before = &self.shown[shown_row(row)];
+                self.transparent_patch
+                    .extend(
+                        now.iter()
+                            .zip(before)
+                            .map(|(&index, &before)| if index == before { free } else { index }),
+                    );
+            }
+            let mut encoded = std::mem::take(&mut self.spare);
+            encoded.clear();
+            self.lzw.encode(&self.transparent_patch, &mut encoded);
+            best = Some((encoded, Some(free)));
+        }
+        if free.is_none() || opaque_breaks < 2 * transparent_breaks {
+            let mut encoded = std::mem::take(&mut self.candidate);
+            encoded.clear();
+            self.lzw.encode(&self.opaque_patch, &mut encoded);
+            match &best {
+                Some((smallest, _)) if smallest.len() <= encoded.len() => self.candidate = encoded,
+                _ => {
+                    if let Some((beaten, _)) = best.replace((encoded, None)) {
+                        self.candidate = beaten;
+                    }
+                }
+            }
+        }
+        let (data, transparent) = best.unwrap_or_default();
+        for row in rows {
+            let start = (row - region.top) * region.width + (changed.left - region.left);
+            self.shown[shown_row(row)].copy_from_slice(&self.region[start..start + changed.width]);
+        }
+        Staged {
+            stored: changed,
+            transparent,
+            delay,
+            data,
+        }
+    }
+
+    /// Appends the picture before again, without comparing a canvas to
+    /// find that out: its frame's delay grows when repeats fold, otherwise
+    /// it is a frame of one transparent pixel. Only after a first `push`.
+    pub fn push_unchanged(&mut self, delay: u16) -> Result<(), EncodeError> {
+        debug_assert!(!self.shown.is_empty(), "nothing to repeat yet");
+        if self.playback.fold_repeats {
+            if let Some(staged) = &mut self.staged {
+                if let Some(sum) = staged.delay.checked_add(delay) {
+                    staged.delay = sum;
+                    return Ok(());
+                }
+            }
+        }
+        let mut data = std::mem::take(&mut self.spare);
+        data.clear();
+        self.lzw.encode(&[0], &mut data);
+        self.stage(Staged {
+            stored: Rectangle {
                 left: 0,
                 top: 0,
-                width,
-                height: now.len() / width,
-            };
-            (whole, None)
-        } else {
-            let changed = changed_rectangle(&self.previous, now, width);
-            (changed, self.fill_patch(now, changed))
-        };
-        self.compressed.clear();
-        self.lzw.encode(&self.patch, &mut self.compressed);
+                width: 1,
+                height: 1,
+            },
+            transparent: Some(0),
+            delay,
+            data,
+        })
+    }
+
+    /// Holds `staged` back and writes the frame held before it.
+    fn stage(&mut self, staged: Staged) -> Result<(), EncodeError> {
+        match self.staged.replace(staged) {
+            Some(before) => self.write(before),
+            None => Ok(()),
+        }
+    }
+
+    fn write(&mut self, staged: Staged) -> Result<(), EncodeError> {
         // Every coordinate is within the canvas, whose sides fit in u16 in
         // `new`.
         let to_u16 = |n: usize| n as u16;
+        let stored = staged.stored;
         let gif_frame = gif::Frame {
-            delay,
+            delay: staged.delay,
             dispose: DisposalMethod::Keep,
-            transparent,
-            left: to_u16(changed.left),
-            top: to_u16(changed.top),
-            width: to_u16(changed.width),
-            height: to_u16(changed.height),
-            buffer: Cow::Borrowed(&self.compressed),
+            transparent: staged.transparent,
+            left: to_u16(stored.left),
+            top: to_u16(stored.top),
+            width: to_u16(stored.width),
+            height: to_u16(stored.height),
+            buffer: Cow::Borrowed(&staged.data),
             ..gif::Frame::default()
         };
         self.encoder.write_lzw_pre_encoded_frame(&gif_frame)?;
-        self.previous.clear();
-        self.previous.extend_from_slice(now);
         self.frames_written += 1;
+        self.duration_cs += u64::from(staged.delay);
+        self.spare = staged.data;
         Ok(())
     }
 
-    /// Appends the picture before again: the same bytes [`GifWriter::push`]
-    /// writes for an unchanged picture (one transparent pixel), without
-    /// comparing a canvas to find that out. Only after a first `push`.
-    pub fn push_unchanged(&mut self, delay: u16) -> Result<(), EncodeError> {
-        debug_assert!(self.frames_written > 0, "nothing to repeat yet");
-        let gif_frame = gif::Frame {
-            delay,
-            dispose: DisposalMethod::Keep,
-            transparent: Some(0),
-            width: 1,
-            height: 1,
-            buffer: Cow::Borrowed(&[0]),
-            ..gif::Frame::default()
-        };
-        self.encoder.write_frame(&gif_frame)?;
-        self.frames_written += 1;
-        Ok(())
-    }
-
-    /// Maps the changed rectangle of `now` into `patch`. Pixels that did not
-    /// change are written as a palette index the changed pixels do not use,
-    /// declared transparent: the previous picture shows through, and long
-    /// runs of one index compress far better (this is most of what
-    /// `gifsicle -O3` would otherwise save).
-    fn fill_patch(&mut self, now: &[[u8; 4]], changed: Rectangle) -> Option<u8> {
-        let width = self.width;
-        let span =
-            |row: usize| row * width + changed.left..row * width + changed.left + changed.width;
-        let before = &self.previous;
-        // Unchanged pixels are marked with an index past the palette until
-        // the changed ones have shown which index is free. A full palette
-        // of 256 has no index past it: its pictures are stored whole below.
-        const UNCHANGED: u8 = u8::MAX;
-        let mut used = [false; 256];
-        let mut lookup = Lookup::new(self.palette);
-        self.patch.clear();
-        for row in changed.top..changed.top + changed.height {
-            for (now, before) in now[span(row)].iter().zip(&before[span(row)]) {
-                let index = if now == before {
-                    UNCHANGED
-                } else {
-                    let index = lookup.index(*now);
-                    used[usize::from(index)] = true;
-                    index
-                };
-                self.patch.push(index);
+    /// Writes the last frame, with the hold as its delay when there is
+    /// one, ends the GIF and hands back the output, flushed, with what was
+    /// written.
+    pub fn finish(mut self) -> Result<(W, ReelSummary), EncodeError> {
+        if let Some(mut last) = self.staged.take() {
+            if let Some(hold) = self.playback.hold_cs {
+                last.delay = hold;
             }
+            self.write(last)?;
         }
-        let free = if self.palette.len() <= usize::from(UNCHANGED) {
-            (0..self.palette.len()).find(|&i| !used[i])
-        } else {
-            None
+        let summary = ReelSummary {
+            frames: self.frames_written,
+            duration_cs: self.duration_cs,
         };
-        match free {
-            Some(free) => {
-                let free = free as u8;
-                for index in self.patch.iter_mut().filter(|i| **i == UNCHANGED) {
-                    *index = free;
-                }
-                Some(free)
-            }
-            // Every palette entry changes somewhere in the rectangle, so no
-            // index can stand for "unchanged": store the pixels themselves.
-            None => {
-                self.patch.clear();
-                for row in changed.top..changed.top + changed.height {
-                    self.patch
-                        .extend(now[span(row)].iter().map(|pixel| lookup.index(*pixel)));
-                }
-                None
-            }
-        }
-    }
-
-    /// How many pictures have been appended.
-    pub fn frames_written(&self) -> usize {
-        self.frames_written
-    }
-
-    /// Ends the GIF and hands back the output, flushed.
-    pub fn finish(self) -> Result<W, EncodeError> {
         let buffered = self.encoder.into_inner()?;
-        buffered
+        let out = buffered
             .into_inner()
-            .map_err(|error| EncodeError::Io(error.into_error()))
+            .map_err(|error| EncodeError::Io(error.into_error()))?;
+        Ok((out, summary))
     }
 }
 
@@ -281,43 +510,66 @@ pub struct Rectangle {
     pub height: usize,
 }
 
-/// The smallest rectangle holding every pixel that differs; a single pixel
-/// when nothing does, because a GIF frame cannot be empty and the frame must
-/// still be there to take its time.
-fn changed_rectangle<T: PartialEq>(previous: &[T], current: &[T], width: usize) -> Rectangle {
-    let rows = previous
-        .chunks_exact(width)
-        .zip(current.chunks_exact(width));
+impl Rectangle {
+    /// All of `pixmap`.
+    pub fn whole(pixmap: &Pixmap) -> Rectangle {
+        Rectangle {
+            left: 0,
+            top: 0,
+            width: pixmap.width() as usize,
+            height: pixmap.height() as usize,
+        }
+    }
+
+    /// The part of this rectangle inside a canvas of `width` by `height`.
+    fn within(self, width: usize, height: usize) -> Rectangle {
+        let left = self.left.min(width);
+        let top = self.top.min(height);
+        Rectangle {
+            left,
+            top,
+            width: self.width.min(width - left),
+            height: self.height.min(height - top),
+        }
+    }
+}
+
+/// The smallest rectangle holding every pixel of `region` (whose indices
+/// are `now`, row after row) that differs from `shown`, the whole canvas
+/// of `width` pixels a row; `None` when nothing does.
+fn changed_rectangle(
+    shown: &[u8],
+    now: &[u8],
+    region: Rectangle,
+    width: usize,
+) -> Option<Rectangle> {
+    if region.width == 0 {
+        return None;
+    }
     let mut bounds: Option<(usize, usize, usize, usize)> = None;
-    for (y, (before, after)) in rows.enumerate() {
+    for (i, after) in now.chunks_exact(region.width).enumerate() {
+        let y = region.top + i;
+        let start = y * width + region.left;
+        let before = &shown[start..start + region.width];
         if before == after {
             continue;
         }
-        let differs = |(a, b): (&T, &T)| a != b;
+        let differs = |(a, b): (&u8, &u8)| a != b;
         let pairs = || before.iter().zip(after.iter());
-        let first = pairs().position(differs).unwrap_or(0);
-        let last = width - 1 - pairs().rev().position(differs).unwrap_or(0);
+        let first = region.left + pairs().position(differs).unwrap_or(0);
+        let last = region.left + region.width - 1 - pairs().rev().position(differs).unwrap_or(0);
         bounds = Some(match bounds {
             None => (first, y, last, y),
             Some((left, top, right, _)) => (left.min(first), top, right.max(last), y),
         });
     }
-    match bounds {
-        Some((left, top, right, bottom)) => Rectangle {
-            left,
-            top,
-            width: right - left + 1,
-            height: bottom - top + 1,
-        },
-        None => Rectangle {
-            left: 0,
-            top: 0,
-            width: 1,
-            height: 1,
-        },
-    }
+    bounds.map(|(left, top, right, bottom)| Rectangle {
+        left,
+        top,
+        width: right - left + 1,
+        height: bottom - top + 1,
+    })
 }
-
 #[cfg(test)]
 mod tests {
     use std::io;
@@ -375,8 +627,15 @@ mod tests {
 
     fn reel(pictures: &[u32]) -> Vec<u8> {
         let mut bytes = Vec::new();
-        let written = write_reel(&Squares::new(), shots(pictures, 100), &mut bytes).unwrap();
-        assert_eq!(written, pictures.len());
+        let written = write_reel(
+            &Squares::new(),
+            shots(pictures, 100),
+            &Playback::default(),
+            &mut bytes,
+        )
+        .unwrap();
+        assert_eq!(written.frames, pictures.len());
+        assert_eq!(written.duration_cs, 100 * pictures.len() as u64);
         bytes
     }
 
@@ -429,14 +688,17 @@ mod tests {
         let painter = Squares::new();
         let mut canvas = Pixmap::new(64, 48).unwrap();
         painter.paint(&5, &mut canvas);
-        let mut compared = GifWriter::new(Vec::new(), (64, 48), painter.palette()).unwrap();
-        let mut skipped = GifWriter::new(Vec::new(), (64, 48), painter.palette()).unwrap();
+        let playback = Playback::default();
+        let mut compared =
+            GifWriter::new(Vec::new(), (64, 48), painter.palette(), &playback).unwrap();
+        let mut skipped =
+            GifWriter::new(Vec::new(), (64, 48), painter.palette(), &playback).unwrap();
         for gif in [&mut compared, &mut skipped] {
             gif.push(&canvas, 5).unwrap();
         }
         compared.push(&canvas, 5).unwrap();
         skipped.push_unchanged(5).unwrap();
-        assert_eq!(compared.finish().unwrap(), skipped.finish().unwrap());
+        assert_eq!(compared.finish().unwrap().0, skipped.finish().unwrap().0);
     }
 
     #[test]
@@ -447,7 +709,7 @@ mod tests {
             picture: 2,
             delay_cs: 300,
         });
-        write_reel(&Squares::new(), all, &mut bytes).unwrap();
+        write_reel(&Squares::new(), all, &Playback::default(), &mut bytes).unwrap();
         let delays: Vec<u16> = decode_gif(&bytes)
             .unwrap()
             .frames
@@ -468,7 +730,13 @@ mod tests {
                 Ok(())
             }
         }
-        let error = write_reel(&Squares::new(), shots(&[0, 1, 2], 100), Full).unwrap_err();
+        let error = write_reel(
+            &Squares::new(),
+            shots(&[0, 1, 2], 100),
+            &Playback::default(),
+            Full,
+        )
+        .unwrap_err();
         assert!(matches!(&error, EncodeError::Io(e) if e.kind() == io::ErrorKind::StorageFull));
         assert_eq!(error.to_string(), "cannot write the picture");
         let cause = std::error::Error::source(&error).map(ToString::to_string);
@@ -479,7 +747,9 @@ mod tests {
     fn canvases_a_gif_cannot_hold_are_refused() {
         let palette = Palette::new(INKS.to_vec()).unwrap();
         for size in [(0, 10), (10, 0), (65_536, 1)] {
-            let error = GifWriter::new(Vec::new(), size, &palette).err().unwrap();
+            let error = GifWriter::new(Vec::new(), size, &palette, &Playback::default())
+                .err()
+                .unwrap();
             assert!(matches!(error, EncodeError::Canvas { .. }), "{size:?}");
         }
         assert_eq!(
@@ -493,20 +763,214 @@ mod tests {
     }
 
     #[test]
-    fn changed_rectangles_are_tight() {
+    fn changed_rectangles_are_tight_and_none_when_nothing_changed() {
         let side = 4;
         let before = vec![0u8; 16];
         let mut after = before.clone();
         after[side + 2] = 1;
         after[2 * side + 1] = 1;
+        let whole = Rectangle {
+            left: 0,
+            top: 0,
+            width: side,
+            height: side,
+        };
         assert_eq!(
-            changed_rectangle(&before, &after, side),
-            Rectangle {
+            changed_rectangle(&before, &after, whole, side),
+            Some(Rectangle {
                 left: 1,
                 top: 1,
                 width: 2,
                 height: 2
+            })
+        );
+        assert_eq!(changed_rectangle(&before, &before, whole, side), None);
+        // Within a region: its rows of `after` only.
+        let region = Rectangle {
+            left: 1,
+            top: 1,
+            width: 2,
+            height: 2,
+        };
+        assert_eq!(
+            changed_rectangle(&before, &[0, 1, 1, 0], region, side),
+            Some(region)
+        );
+    }
+
+    fn reel_with(pictures: &[u32], delay_cs: u16, playback: Playback) -> (Vec<u8>, ReelSummary) {
+        let mut bytes = Vec::new();
+        let summary = write_reel(
+            &Squares::new(),
+            shots(pictures, delay_cs),
+            &playback,
+            &mut bytes,
+        )
+        .unwrap();
+        (bytes, summary)
+    }
+
+    fn netscape_extensions(bytes: &[u8]) -> usize {
+        bytes.windows(11).filter(|w| w == b"NETSCAPE2.0").count()
+    }
+
+    #[test]
+    fn loops_are_written_as_browsers_read_them() {
+        let times = |n: u16| Loops::Times(NonZeroU16::new(n).unwrap());
+        for (loops, repeat, extensions) in [
+            (Loops::Forever, Repeat::Infinite, 1),
+            // Played once: no extension at all (a count of 0 would loop
+            // forever).
+            (times(1), Repeat::Finite(0), 0),
+            // Three plays: the first and two repetitions.
+            (times(3), Repeat::Finite(2), 1),
+            (times(u16::MAX), Repeat::Finite(u16::MAX - 1), 1),
+        ] {
+            let playback = Playback {
+                loops,
+                ..Playback::default()
+            };
+            let (bytes, _) = reel_with(&[0, 1], 100, playback);
+            assert_eq!(netscape_extensions(&bytes), extensions, "{loops:?}");
+            assert_eq!(decode_gif(&bytes).unwrap().repeat, repeat, "{loops:?}");
+        }
+    }
+
+    #[test]
+    fn the_hold_is_the_last_frames_delay() {
+        let playback = Playback {
+            hold_cs: Some(250),
+            ..Playback::default()
+        };
+        let (bytes, summary) = reel_with(&[0, 1, 2], 5, playback);
+        let delays: Vec<u16> = decode_gif(&bytes)
+            .unwrap()
+            .frames
+            .iter()
+            .map(|f| f.delay_cs)
+            .collect();
+        assert_eq!(delays, [5, 5, 250]);
+        assert_eq!(summary.duration_cs, 260);
+    }
+
+    #[test]
+    fn repeated_pictures_fold_into_one_frame_with_their_summed_delay() {
+        let pictures = [0, 0, 0, 1, 2, 2, 0];
+        let fold = Playback {
+            fold_repeats: true,
+            ..Playback::default()
+        };
+        let (bytes, summary) = reel_with(&pictures, 5, fold);
+        let decoded = decode_gif(&bytes).unwrap();
+        let delays: Vec<u16> = decoded.frames.iter().map(|f| f.delay_cs).collect();
+        assert_eq!(delays, [15, 5, 10, 5]);
+        assert_eq!(
+            summary,
+            ReelSummary {
+                frames: 4,
+                duration_cs: 35
             }
         );
+        let painter = Squares::new();
+        let mut canvas = Pixmap::new(64, 48).unwrap();
+        for (&n, frame) in [0, 1, 2, 0].iter().zip(&decoded.frames) {
+            painter.paint(&n, &mut canvas);
+            assert_eq!(frame.indices, painter.palette().indices(&canvas));
+        }
+        // Without folding, one frame per shot; a hold replaces the folded
+        // delay of the last picture.
+        let (bytes, _) = reel_with(&pictures, 5, Playback::default());
+        assert_eq!(decode_gif(&bytes).unwrap().frames.len(), pictures.len());
+        let held = Playback {
+            hold_cs: Some(200),
+            ..fold
+        };
+        let (bytes, _) = reel_with(&[3, 4, 4, 4], 5, held);
+        let delays: Vec<u16> = decode_gif(&bytes)
+            .unwrap()
+            .frames
+            .iter()
+            .map(|f| f.delay_cs)
+            .collect();
+        assert_eq!(delays, [5, 200]);
+    }
+
+    #[test]
+    fn a_fold_longer_than_a_gif_delay_goes_on_in_a_second_frame() {
+        let fold = Playback {
+            fold_repeats: true,
+            ..Playback::default()
+        };
+        let (bytes, summary) = reel_with(&[7, 7, 7], 30_000, fold);
+        let delays: Vec<u16> = decode_gif(&bytes)
+            .unwrap()
+            .frames
+            .iter()
+            .map(|f| f.delay_cs)
+            .collect();
+        assert_eq!(delays, [60_000, 30_000]);
+        assert_eq!(summary.duration_cs, 90_000);
+    }
+
+    /// Stripes of every colour, moved `n % 100` pixels; from 100 on, with
+    /// the two corner pixels painted over.
+    struct Stripes(Palette);
+
+    impl Painter for Stripes {
+        type Picture = u32;
+
+        fn canvas_size(&self) -> (u32, u32) {
+            (64, 48)
+        }
+
+        fn palette(&self) -> &Palette {
+            &self.0
+        }
+
+        fn paint(&self, &n: &u32, canvas: &mut Pixmap) {
+            let width = canvas.width();
+            let last = canvas.data().len() / 4 - 1;
+            for (i, pixel) in canvas.data_mut().chunks_exact_mut(4).enumerate() {
+                let x = i as u32 % width + n % 100;
+                let mut ink = INKS[((x / 3 + x / 5) % 3) as usize];
+                if n >= 100 && (i == 0 || i == last) {
+                    ink = if ink == INKS[2] { INKS[1] } else { INKS[2] };
+                }
+                pixel.copy_from_slice(&[ink[0], ink[1], ink[2], 255]);
+            }
+        }
+    }
+
+    #[test]
+    fn each_frame_is_stored_in_the_smaller_encoding() {
+        let painter = Stripes(Palette::new(INKS.to_vec()).unwrap());
+        let pictures = [0, 1, 2, 102];
+        let mut bytes = Vec::new();
+        write_reel(
+            &painter,
+            shots(&pictures, 10),
+            &Playback::default(),
+            &mut bytes,
+        )
+        .unwrap();
+        let decoded = decode_gif(&bytes).unwrap();
+        let mut canvas = Pixmap::new(64, 48).unwrap();
+        for (&n, frame) in pictures.iter().zip(&decoded.frames) {
+            painter.paint(&n, &mut canvas);
+            assert_eq!(
+                frame.indices,
+                painter.palette().indices(&canvas),
+                "picture {n}"
+            );
+        }
+        // Moved stripes: the few unchanged pixels are scattered, and making
+        // them transparent would break the stripes' runs. Stored as they
+        // are.
+        assert!(decoded.frames[1..3].iter().all(|f| f.transparent.is_none()));
+        // Two corners changed: the rectangle is the whole canvas, and all
+        // but two of its pixels are one transparent run.
+        let last = &decoded.frames[3];
+        assert_eq!((last.stored.width, last.stored.height), (64, 48));
+        assert!(last.transparent.is_some());
     }
 }

@@ -5,7 +5,7 @@
 use std::io::Write;
 
 use reel::tiny_skia::Pixmap;
-use reel::{write_reel, EncodeError, Painter, Palette, Shot};
+use reel::{write_reel, EncodeError, Painter, Palette, Playback, Shot};
 
 use super::inks::palette;
 use super::renderer::{DrawOptions, Renderer};
@@ -108,5 +108,7 @@ pub fn write_replay<W: Write>(
                 delay_cs,
             }
         });
-    write_reel(&ReplayPainter(&renderer), shots, out)
+    // Every turn is a frame of the replay, even one that changes nothing.
+    let playback = Playback::default();
+    Ok(write_reel(&ReplayPainter(&renderer), shots, &playback, out)?.frames)
 }

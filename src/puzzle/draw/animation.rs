@@ -5,7 +5,7 @@
 use std::io::Write;
 
 use reel::tiny_skia::Pixmap;
-use reel::{write_reel, EncodeError, Painter, Palette, Shot};
+use reel::{write_reel, EncodeError, Painter, Palette, Playback, Rectangle, ReelSummary, Shot};
 
 use super::options::RenderOptions;
 use super::renderer::{Motion, Renderer, Scene};
@@ -42,6 +42,16 @@ impl Painter for BoxPainter<'_> {
         self.0.palette()
     }
 
+    fn repaint(&self, picture: &Picture, shown: &Picture, canvas: &mut Pixmap) -> Rectangle {
+        if let (Picture::Still(frame), Picture::Still(shown)) = (picture, shown) {
+            if let Some(changed) = self.0.redraw_changes(frame, shown, canvas) {
+                return changed;
+            }
+        }
+        self.paint(picture, canvas);
+        Rectangle::whole(canvas)
+    }
+
     fn paint(&self, picture: &Picture, canvas: &mut Pixmap) {
         match picture {
             Picture::Still(frame) => self.0.render_into(frame, canvas),
@@ -63,18 +73,25 @@ impl Painter for BoxPainter<'_> {
 }
 
 /// Writes the animated GIF of `frames` (BOX.md §9: each frame for one
-/// second, looping forever) to `out` and returns how many frames it holds.
+/// second, looping forever, unless `options` loop or hold otherwise) to
+/// `out` and returns its frame count and length. Every frame is a frame of
+/// the GIF, even one that looks as the one before.
 pub fn write_gif<W: Write>(
     frames: impl IntoIterator<Item = Frame>,
     options: &RenderOptions,
     out: W,
-) -> Result<usize, EncodeError> {
+) -> Result<ReelSummary, EncodeError> {
     let renderer = Renderer::new(options);
     let shots = frames.into_iter().map(|frame| Shot {
         picture: Picture::Still(frame),
         delay_cs: FRAME_DELAY_CENTISECONDS,
     });
-    write_reel(&BoxPainter(&renderer), shots, out)
+    let playback = Playback {
+        loops: options.loops(),
+        hold_cs: options.hold_cs(),
+        fold_repeats: false,
+    };
+    write_reel(&BoxPainter(&renderer), shots, &playback, out)
 }
 
 #[cfg(test)]
@@ -88,7 +105,8 @@ mod tests {
     fn gif_of(scenario: &Scenario) -> DecodedGif {
         let mut bytes = Vec::new();
         let written = write_gif(scenario.frames(), &RenderOptions::default(), &mut bytes).unwrap();
-        assert_eq!(written, scenario.frames().count());
+        assert_eq!(written.frames, scenario.frames().count());
+        assert_eq!(written.duration_cs, 100 * written.frames as u64);
         decode_gif(&bytes).unwrap()
     }
 
@@ -139,14 +157,80 @@ mod tests {
     }
 
     #[test]
+    fn repainting_what_changed_gives_the_whole_picture() {
+        use crate::puzzle::rules::engine::seeded_legal_operations;
+        let mut scenarios = Vec::new();
+        for (i, state) in [
+            ".........@...o....ooo..xox...",
+            "@................x.....o..x..",
+            "x@.....o.o...o.o.o.o.oo.ooox.",
+            "x@.........oo.o..oo.o.xooooo.",
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let start = Scenario::parse(state, "", false).unwrap().start;
+            let operations = seeded_legal_operations(start, 40, 7 + i as u64);
+            scenarios.push(Scenario {
+                start,
+                operations,
+                settle_first: false,
+            });
+        }
+        // Failing runs: the mark of a refused move and of an escape.
+        scenarios.push(Scenario::parse(".........@...o....ooo..xox...", "+^^", false).unwrap());
+        scenarios.push(Scenario::parse("@......................x.x...", "<", false).unwrap());
+        for scenario in &scenarios {
+            let plain = RenderOptions::default();
+            let marked = RenderOptions::new(23)
+                .unwrap()
+                .with_numbers(true)
+                .with_caption(&scenario.operations);
+            for options in [plain, marked] {
+                let renderer = Renderer::new(&options);
+                let painter = BoxPainter(&renderer);
+                let frames: Vec<Frame> = scenario.frames().collect();
+                let mut canvas = renderer.new_pixmap();
+                painter.paint(&Picture::Still(frames[0]), &mut canvas);
+                for pair in frames.windows(2) {
+                    let (shown, next) = (Picture::Still(pair[0]), Picture::Still(pair[1]));
+                    let before = canvas.clone();
+                    let changed = painter.repaint(&next, &shown, &mut canvas);
+                    let whole = renderer.render(&pair[1]);
+                    assert!(
+                        canvas == whole,
+                        "frame {} of {}",
+                        pair[1].index,
+                        scenario.start
+                    );
+                    // Nothing changed outside the rectangle returned.
+                    let width = whole.width() as usize;
+                    let pixels = |p: &Pixmap| {
+                        p.data()
+                            .chunks_exact(4)
+                            .map(<[u8]>::to_vec)
+                            .collect::<Vec<_>>()
+                    };
+                    for (i, (a, b)) in pixels(&before).iter().zip(pixels(&whole)).enumerate() {
+                        let (x, y) = (i % width, i / width);
+                        let outside = x < changed.left
+                            || x >= changed.left + changed.width
+                            || y < changed.top
+                            || y >= changed.top + changed.height;
+                        assert!(!outside || *a == b, "pixel {x},{y} changed outside");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
     fn an_unchanged_frame_is_one_pixel() {
         let mut frames: Vec<Frame> = Scenario::figure_1a().frames().take(2).collect();
         frames.insert(1, frames[0]);
         let mut bytes = Vec::new();
-        assert_eq!(
-            write_gif(frames, &RenderOptions::default(), &mut bytes).unwrap(),
-            3
-        );
+        let written = write_gif(frames, &RenderOptions::default(), &mut bytes).unwrap();
+        assert_eq!(written.frames, 3);
         let decoded = decode_gif(&bytes).unwrap();
         let stored = decoded.frames[1].stored;
         assert_eq!((stored.width, stored.height), (1, 1));

@@ -1,8 +1,10 @@
-//! How pictures of the box are drawn: the cell size, and the opt-in
-//! caption and cell numbers.
+//! How pictures of the box are drawn and played: the cell size, the
+//! opt-in caption and cell numbers, and an animation's loops and hold.
 
 use std::fmt;
 use std::sync::Arc;
+
+use reel::Loops;
 
 use crate::puzzle::model::operation::Operation;
 
@@ -12,7 +14,8 @@ use crate::puzzle::model::operation::Operation;
 pub const CELL_SIZES: std::ops::RangeInclusive<u32> = 4..=200;
 
 /// How pictures are drawn: the cell size, and the opt-in caption and cell
-/// numbers.
+/// numbers; and how an animation plays: its loops, and how long its last
+/// picture holds.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RenderOptions {
     cell_size: u32,
@@ -20,6 +23,9 @@ pub struct RenderOptions {
     /// caption.
     caption: Option<Arc<[Operation]>>,
     numbers: bool,
+    loops: Loops,
+    /// In hundredths of a second; `None` for the animation's own.
+    hold_cs: Option<u16>,
 }
 
 impl RenderOptions {
@@ -53,6 +59,30 @@ impl RenderOptions {
         self
     }
 
+    /// Plays an animation `loops` times (forever by default).
+    pub fn with_loops(mut self, loops: Loops) -> RenderOptions {
+        self.loops = loops;
+        self
+    }
+
+    /// Shows an animation's last picture for `hold_cs` hundredths of a
+    /// second before it starts again or stops, instead of the animation's
+    /// own (1 second for the 1-second GIF, 2 for the smooth one).
+    pub fn with_hold(mut self, hold_cs: u16) -> RenderOptions {
+        self.hold_cs = Some(hold_cs);
+        self
+    }
+
+    /// How many times an animation plays.
+    pub const fn loops(&self) -> Loops {
+        self.loops
+    }
+
+    /// How long an animation's last picture holds, when it was given.
+    pub const fn hold_cs(&self) -> Option<u16> {
+        self.hold_cs
+    }
+
     /// The side of one cell, in pixels.
     pub const fn cell_size(&self) -> u32 {
         self.cell_size
@@ -81,6 +111,8 @@ impl Default for RenderOptions {
             cell_size: RenderOptions::DEFAULT_CELL_SIZE,
             caption: None,
             numbers: false,
+            loops: Loops::Forever,
+            hold_cs: None,
         }
     }
 }

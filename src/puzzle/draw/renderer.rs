@@ -19,7 +19,7 @@ use std::sync::Arc;
 use std::sync::{Mutex, OnceLock};
 
 use reel::text::{self, TextInk};
-use reel::Palette;
+use reel::{Palette, Rectangle};
 use tiny_skia::{FillRule, Paint, Pixmap, Point, Rect, Transform};
 
 use super::inks::{blended_palette, ink_palette, Ink, NUMBER_INK};
@@ -280,6 +280,7 @@ impl Renderer {
         for cell in Cell::all() {
             let square = layout.square(cell.position());
             match (state.content(cell), scene.motion) {
+                (content, Motion::Rest) => self.still_content(&mut pen, square, content),
                 (Content::Empty, _) => {}
                 (Content::Stot, Motion::StotSliding { to, progress }) => {
                     let target = layout.square(to.position());
@@ -305,9 +306,7 @@ impl Renderer {
                     let ink = Ink::of(creature);
                     self.creature(&mut pen, square.shifted(shift), ink, Fade::Opaque);
                 }
-                (Content::Creature(creature), _) => {
-                    self.creature(&mut pen, square, Ink::of(creature), Fade::Still);
-                }
+                (content, _) => self.still_content(&mut pen, square, content),
             }
         }
         if let Some(creature) = state.exit() {
@@ -335,6 +334,96 @@ impl Renderer {
             }) => self.mark_refused_move(&mut pen, from, direction, reason),
             None => {}
         }
+    }
+
+    /// What a cell holds, where the frame has it.
+    fn still_content(&self, pen: &mut Pen<'_>, square: Square, content: Content) {
+        match content {
+            Content::Empty => {}
+            Content::Stot => self.creature(pen, square, Ink::Stot, Fade::Still),
+            Content::Creature(creature) => {
+                self.creature(pen, square, Ink::of(creature), Fade::Still);
+            }
+        }
+    }
+
+    /// Draws `frame` over `pixmap`, which holds `shown` as this renderer
+    /// drew it, repainting only the cells whose content differs (and the
+    /// exit, and the caption strip): most frames move a creature or two,
+    /// and repainting the whole canvas was most of their cost. Returns the
+    /// rectangle outside which no pixel changed, or `None`, drawing
+    /// nothing, when the two differ in more than their cells (a turn, a
+    /// failure's mark).
+    pub(crate) fn redraw_changes(
+        &self,
+        frame: &Frame,
+        shown: &Frame,
+        pixmap: &mut Pixmap,
+    ) -> Option<Rectangle> {
+        let orientation = frame.state.orientation();
+        if frame.failure.is_some()
+            || shown.failure.is_some()
+            || orientation != shown.state.orientation()
+        {
+            return None;
+        }
+        let empty = self.empty_boxes.0[usize::from(orientation.quarters())].get()?;
+        let view = View {
+            transform: self.quarter_turn_transform(orientation),
+            anti_alias: false,
+        };
+        let on_canvas = |square: Square| PixelRect::of(square, view.transform);
+        let (state, before) = (&frame.state, &shown.state);
+        let mut cells = PixelRect::EMPTY;
+        for cell in Cell::all() {
+            if state.content(cell) != before.content(cell) {
+                cells = cells.union(on_canvas(self.layout.square(cell.position())));
+            }
+        }
+        let exit = on_canvas(self.exit_square());
+        if state.exit() != before.exit() {
+            cells = cells.union(exit);
+        }
+        let (width, height) = self.canvas_size();
+        let strip = match self.options.caption() {
+            Some(_) => PixelRect {
+                left: 0,
+                top: self.layout.side,
+                right: width as i32,
+                bottom: height as i32,
+            },
+            None => PixelRect::EMPTY,
+        };
+        for area in [cells, strip] {
+            area.copy(empty, pixmap);
+        }
+        // The changed cells' bounds may take in others: every square lies
+        // on the cell grid, so those are inside whole, and are drawn again
+        // whole.
+        let mut pen = Pen { pixmap, view };
+        let inside = |square: Square| cells.overlaps(on_canvas(square));
+        for cell in Cell::all() {
+            let square = self.layout.square(cell.position());
+            if inside(square) {
+                self.still_content(&mut pen, square, state.content(cell));
+            }
+        }
+        if let Some(creature) = state.exit() {
+            if cells.overlaps(exit) {
+                self.creature(&mut pen, self.exit_square(), Ink::of(creature), Fade::Still);
+            }
+        }
+        if self.options.numbers() {
+            for cell in Cell::all() {
+                if inside(self.layout.square(cell.position())) {
+                    self.draw_number(pixmap, view, cell);
+                }
+            }
+        }
+        if let Some(operations) = self.options.caption() {
+            self.draw_caption(&Scene::still(frame), operations, pixmap);
+        }
+        Some(cells.union(strip).rectangle())
     }
 
     /// Background, walls, grid, cells and the gap of the opening.
@@ -371,13 +460,17 @@ impl Renderer {
     /// at 0°, and at rest exactly where the still picture has it.
     fn draw_numbers(&self, pixmap: &mut Pixmap, view: View) {
         for cell in Cell::all() {
-            let (x, y) = self.layout.square(cell.position()).centre();
-            let mut centre = Point::from_xy(x, y);
-            view.transform.map_point(&mut centre);
-            let label = cell.to_string();
-            let at = (centre.x, centre.y);
-            text::draw_centred(pixmap, &label, at, self.layout.number_size, NUMBER_INK);
+            self.draw_number(pixmap, view, cell);
         }
+    }
+
+    fn draw_number(&self, pixmap: &mut Pixmap, view: View, cell: Cell) {
+        let (x, y) = self.layout.square(cell.position()).centre();
+        let mut centre = Point::from_xy(x, y);
+        view.transform.map_point(&mut centre);
+        let label = cell.to_string();
+        let at = (centre.x, centre.y);
+        text::draw_centred(pixmap, &label, at, self.layout.number_size, NUMBER_INK);
     }
 
     /// The caption lines, centred in the strip, each shrunk to fit the
@@ -464,6 +557,104 @@ impl Renderer {
             at(0, shaft),
         ];
         pen.polygon(&outline, Ink::Warning);
+    }
+}
+
+/// A rectangle of whole canvas pixels, edges exclusive on the right and
+/// bottom; empty when it has no area.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct PixelRect {
+    left: i32,
+    top: i32,
+    right: i32,
+    bottom: i32,
+}
+
+impl PixelRect {
+    const EMPTY: PixelRect = PixelRect {
+        left: 0,
+        top: 0,
+        right: 0,
+        bottom: 0,
+    };
+
+    /// Where `square` lands through `transform`, a quarter turn: its
+    /// corners are whole pixels.
+    fn of(square: Square, transform: Transform) -> PixelRect {
+        let mut corners = [
+            Point::from_xy(square.left, square.top),
+            Point::from_xy(square.left + square.size, square.top + square.size),
+        ];
+        transform.map_points(&mut corners);
+        let [a, b] = corners;
+        PixelRect {
+            left: a.x.min(b.x).floor() as i32,
+            top: a.y.min(b.y).floor() as i32,
+            right: a.x.max(b.x).ceil() as i32,
+            bottom: a.y.max(b.y).ceil() as i32,
+        }
+    }
+
+    fn is_empty(self) -> bool {
+        self.left >= self.right || self.top >= self.bottom
+    }
+
+    fn union(self, other: PixelRect) -> PixelRect {
+        match (self.is_empty(), other.is_empty()) {
+            (true, _) => other,
+            (_, true) => self,
+            _ => PixelRect {
+                left: self.left.min(other.left),
+                top: self.top.min(other.top),
+                right: self.right.max(other.right),
+                bottom: self.bottom.max(other.bottom),
+            },
+        }
+    }
+
+    fn overlaps(self, other: PixelRect) -> bool {
+        !self.is_empty()
+            && !other.is_empty()
+            && self.left < other.right
+            && other.left < self.right
+            && self.top < other.bottom
+            && other.top < self.bottom
+    }
+
+    /// Copies this part of `from` into `to`, two pixmaps of one size.
+    fn copy(self, from: &Pixmap, to: &mut Pixmap) {
+        if self.is_empty() {
+            return;
+        }
+        let row_bytes = from.width() as usize * 4;
+        let (left, right) = (
+            self.left.max(0) as usize * 4,
+            self.right.max(0) as usize * 4,
+        );
+        let right = right.min(row_bytes);
+        let bottom = (self.bottom.max(0) as usize).min(from.height() as usize);
+        for row in self.top.max(0) as usize..bottom {
+            let span = row * row_bytes + left..row * row_bytes + right;
+            to.data_mut()[span.clone()].copy_from_slice(&from.data()[span]);
+        }
+    }
+
+    fn rectangle(self) -> Rectangle {
+        if self.is_empty() {
+            return Rectangle {
+                left: 0,
+                top: 0,
+                width: 0,
+                height: 0,
+            };
+        }
+        let clamp = |n: i32| n.max(0) as usize;
+        Rectangle {
+            left: clamp(self.left),
+            top: clamp(self.top),
+            width: clamp(self.right) - clamp(self.left),
+            height: clamp(self.bottom) - clamp(self.top),
+        }
     }
 }
 

@@ -19,7 +19,7 @@ use std::io::Write;
 use std::iter::Peekable;
 
 use reel::tiny_skia::Pixmap;
-use reel::{write_reel, EncodeError, Painter, Shot};
+use reel::{write_reel, EncodeError, Painter, Playback, ReelSummary, Shot};
 
 use super::animation::{BoxPainter, Picture};
 use super::options::RenderOptions;
@@ -30,6 +30,11 @@ use crate::puzzle::rules::frames::Frame;
 
 /// How long each picture shows, in GIF units of 10 ms: 20 a second.
 pub const SMOOTH_DELAY_CENTISECONDS: u16 = 5;
+
+/// How long the last picture stays before the animation starts again,
+/// unless the options say otherwise: long enough to read the outcome (and
+/// a failure's mark).
+pub const SMOOTH_HOLD_CENTISECONDS: u16 = 200;
 
 /// Pictures per second at [`SMOOTH_DELAY_CENTISECONDS`].
 pub const PICTURES_PER_SECOND: usize = 20;
@@ -212,21 +217,31 @@ impl<I: Iterator<Item = Frame>> Iterator for Shots<I> {
 }
 
 /// Writes the smooth animated GIF of `frames` (the frames of BOX.md §8, in
-/// order, as [`Scenario::frames`] gives them) to `out` and returns how many
-/// pictures it holds, each shown for [`SMOOTH_DELAY_CENTISECONDS`].
+/// order, as [`Scenario::frames`] gives them) to `out` and returns its
+/// frame count and length. Each picture shows for
+/// [`SMOOTH_DELAY_CENTISECONDS`]; a run of equal pictures (a rest) is one
+/// frame showing for their sum, and the last one holds for
+/// [`SMOOTH_HOLD_CENTISECONDS`] or the options' hold.
 ///
 /// [`Scenario::frames`]: crate::puzzle::rules::scenario::Scenario::frames
 pub fn write_smooth_gif<W: Write>(
     frames: impl IntoIterator<Item = Frame>,
     options: &RenderOptions,
     out: W,
-) -> Result<usize, EncodeError> {
+) -> Result<ReelSummary, EncodeError> {
     let renderer = Renderer::any_angle(options);
     let shots = Shots::new(frames.into_iter()).map(|picture| Shot {
         picture,
         delay_cs: SMOOTH_DELAY_CENTISECONDS,
     });
-    write_reel(&BoxPainter(&renderer), shots, out)
+    // A rest is many equal pictures: one frame each would be 1-pixel
+    // frames of no use.
+    let playback = Playback {
+        loops: options.loops(),
+        hold_cs: Some(options.hold_cs().unwrap_or(SMOOTH_HOLD_CENTISECONDS)),
+        fold_repeats: true,
+    };
+    write_reel(&BoxPainter(&renderer), shots, &playback, out)
 }
 
 /// Picture `n` (from 0) of the smooth animation of `frames`, as
@@ -405,8 +420,23 @@ mod tests {
             // The demo stays attachable (BENCHMARKS.md).
             assert!(bytes.len() < 1_000_000, "{} bytes", bytes.len());
             let decoded = decode_gif(&bytes).unwrap();
-            assert_eq!(decoded.frames.len(), written);
-            assert!(decoded.frames.iter().all(|frame| frame.delay_cs == 5));
+            assert_eq!(decoded.frames.len(), written.frames);
+            // A run of equal pictures is one frame, shown for the run; the
+            // last holds for 2 seconds.
+            let mut runs: Vec<(Picture, u16)> = Vec::new();
+            for shot in Shots::new(scenario.frames()) {
+                match runs.last_mut() {
+                    Some((picture, delay)) if *picture == shot => *delay += 5,
+                    _ => runs.push((shot, 5)),
+                }
+            }
+            if let Some(last) = runs.last_mut() {
+                last.1 = 200;
+            }
+            let delays: Vec<u16> = decoded.frames.iter().map(|f| f.delay_cs).collect();
+            assert_eq!(delays, runs.iter().map(|run| run.1).collect::<Vec<_>>());
+            let total: u64 = delays.iter().map(|&d| u64::from(d)).sum();
+            assert_eq!(written.duration_cs, total);
 
             let smooth = Renderer::any_angle(&options);
             let still = Renderer::new(&options);
@@ -414,7 +444,7 @@ mod tests {
             let mut checked = 0;
             let mut expected = Vec::new();
             let mut drawn = None;
-            for (shot, decoded) in Shots::new(scenario.frames()).zip(&decoded.frames) {
+            for (&(shot, _), decoded) in runs.iter().zip(&decoded.frames) {
                 let canvas = &decoded.indices;
                 let Picture::Still(frame) = shot else {
                     continue;
@@ -448,7 +478,11 @@ mod tests {
                 }
                 drawn = Some(frame.index);
             }
-            assert!(checked > 60, "{checked} rest pictures");
+            // Every frame of §8 is a rest picture at least once.
+            assert!(
+                checked >= scenario.frames().count(),
+                "{checked} rest pictures"
+            );
         }
     }
 
