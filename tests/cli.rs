@@ -83,9 +83,14 @@ fn frames_dumps_every_frame_with_headers() {
 
     let failed = shubbles(&["frames", "@......................x.x...", "<"], "");
     assert_eq!(failed.code, 3);
+    // The last frame's header names the operation that failed.
     assert!(failed
         .stdout
-        .contains("failed: the stot in cell 0 cannot move left: a wall is in the way"));
+        .contains("# frame 0, 0 degrees, operation 1 < refused: a wall\n"));
+    let refused = shubbles(&["frames", FIGURE_1A, "+^^"], "");
+    assert!(refused
+        .stdout
+        .contains("# frame 5, 90 degrees, operation 3 ^ refused: a wall\n"));
     assert!(failed.stdout.ends_with("# result !\n"));
 }
 

@@ -1,4 +1,6 @@
-//! Writing an output to a path, or to standard output for `-`.
+//! Writing an output to a path, or to standard output for `-`; what is
+//! said of it once written; and the check that a file's name says what is
+//! written in it.
 
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::Path;
@@ -10,26 +12,55 @@ use super::ending::Ending;
 /// Writes `path` through `write`, whole or not at all (see
 /// [`reel::write_atomically`]; `temporary_prefix` begins the hidden
 /// temporary file's name), with the path in the message of any error.
+/// Returns how many bytes were written.
 pub fn write_file(
     path: &Path,
     temporary_prefix: &str,
     write: impl FnOnce(&mut dyn Write) -> anyhow::Result<()>,
-) -> anyhow::Result<()> {
-    reel::write_atomically(path, temporary_prefix, write)
-        .with_context(|| format!("cannot write {}", path.display()))
+) -> anyhow::Result<u64> {
+    let mut bytes = 0;
+    reel::write_atomically(path, temporary_prefix, |out| {
+        let mut counted = Counted { out, bytes: 0 };
+        let written = write(&mut counted);
+        bytes = counted.bytes;
+        written
+    })
+    .with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(bytes)
+}
+
+/// A writer that counts the bytes it passes on.
+struct Counted<'a> {
+    out: &'a mut dyn Write,
+    bytes: u64,
+}
+
+impl Write for Counted<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let written = self.out.write(buf)?;
+        self.bytes += written as u64;
+        Ok(written)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
 }
 
 /// Writes an output (`what`, for example "GIF") to `path` as
 /// [`write_file`] does, or to standard output for `-`, but never to a
-/// terminal, where it would only be noise.
+/// terminal, where it would only be noise. Returns the bytes written to a
+/// file, `None` for standard output.
 pub fn write_output(
     path: &Path,
     what: &str,
     temporary_prefix: &str,
     write: impl FnOnce(&mut dyn Write) -> anyhow::Result<()>,
-) -> Result<(), Ending> {
-    if path.as_os_str() != "-" {
-        return write_file(path, temporary_prefix, write).map_err(Ending::Error);
+) -> Result<Option<u64>, Ending> {
+    if !is_standard_output(path) {
+        return write_file(path, temporary_prefix, write)
+            .map(Some)
+            .map_err(Ending::Error);
     }
     if io::stdout().is_terminal() {
         return Err(Ending::Invalid(format!(
@@ -39,5 +70,109 @@ pub fn write_output(
     let mut out = BufWriter::new(io::stdout().lock());
     write(&mut out)
         .and_then(|()| out.flush().context("cannot write to standard output"))
+        .map(|()| None)
         .map_err(Ending::Error)
+}
+
+/// True for `-`, which names standard output (or input) wherever a file
+/// name is taken.
+pub fn is_standard_output(path: &Path) -> bool {
+    path.as_os_str() == "-"
+}
+
+/// A size as people read it: `812 bytes`, `27 KB`, `10.4 MB` (powers of
+/// 1,000, as file managers and trackers' limits count them).
+pub fn size_in_words(bytes: u64) -> String {
+    match bytes {
+        0..1_000 => format!("{bytes} bytes"),
+        1_000..1_000_000 => format!("{} KB", (bytes + 500) / 1_000),
+        _ => format!("{:.1} MB", bytes as f64 / 1e6),
+    }
+}
+
+/// A length of time in hundredths of a second as people read it: `26 s`,
+/// `14.6 s`, `0.05 s`.
+pub fn duration_in_words(centiseconds: u64) -> String {
+    let (whole, part) = (centiseconds / 100, centiseconds % 100);
+    match part {
+        0 => format!("{whole} s"),
+        _ if part % 10 == 0 => format!("{whole}.{} s", part / 10),
+        _ => format!("{whole}.{part:02} s"),
+    }
+}
+
+/// Refuses a file name whose extension says another format than the
+/// `expected` extension (`gif`, `png`) of what is written there: `-o
+/// x.png` on an animation would make a GIF named `.png`. Names without an
+/// extension (`/dev/stdout`, a FIFO) and `-` pass. `elsewhere` gives, for
+/// extensions another command writes, the command to use instead (`png`,
+/// "`shubbles png` writes a PNG of the final state").
+pub fn check_extension(
+    path: &Path,
+    expected: &str,
+    what: &str,
+    elsewhere: &[(&str, &str)],
+) -> Result<(), String> {
+    let Some(extension) = path
+        .extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase())
+    else {
+        return Ok(());
+    };
+    if extension == expected || is_standard_output(path) {
+        return Ok(());
+    }
+    let hint = match elsewhere.iter().find(|(known, _)| *known == extension) {
+        Some((_, instead)) => format!("; {instead}"),
+        None => String::new(),
+    };
+    Err(format!(
+        "{}: this writes {what}, which belongs in a .{expected} file{hint}",
+        path.display()
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_and_durations_read_as_people_say_them() {
+        let sizes = [0, 812, 999, 1_000, 27_382, 999_499, 999_500, 10_386_871];
+        let said: Vec<String> = sizes.into_iter().map(size_in_words).collect();
+        assert_eq!(
+            said,
+            [
+                "0 bytes",
+                "812 bytes",
+                "999 bytes",
+                "1 KB",
+                "27 KB",
+                "999 KB",
+                "1000 KB",
+                "10.4 MB"
+            ]
+        );
+        let times = [2_600, 1_460, 1_465, 5, 0];
+        let said: Vec<String> = times.into_iter().map(duration_in_words).collect();
+        assert_eq!(said, ["26 s", "14.6 s", "14.65 s", "0.05 s", "0 s"]);
+    }
+
+    #[test]
+    fn an_extension_of_another_format_is_refused_with_the_command_to_use() {
+        let elsewhere = [("png", "`shubbles png` writes a PNG of the final state")];
+        let check =
+            |name: &str| check_extension(Path::new(name), "gif", "an animated GIF", &elsewhere);
+        for fine in ["a.gif", "A.GIF", "-", "/dev/stdout", "out", "dir.v2/out"] {
+            assert_eq!(check(fine), Ok(()), "{fine}");
+        }
+        assert_eq!(
+            check("x.png"),
+            Err("x.png: this writes an animated GIF, which belongs in a .gif file; `shubbles png` writes a PNG of the final state".to_string())
+        );
+        assert_eq!(
+            check("x.txt"),
+            Err("x.txt: this writes an animated GIF, which belongs in a .gif file".to_string())
+        );
+    }
 }

@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use shubbles::cli::{say, write_output, Ending};
+use shubbles::cli::{check_extension, say, write_output, Ending};
 use shubbles::katazuke::draw::animation::{write_replay, ReplayOptions};
 use shubbles::katazuke::draw::renderer::DrawOptions;
 use shubbles::katazuke::formats::event_log::read_events;
@@ -33,6 +33,13 @@ fn records(args: &ReplayArgs) -> Result<Vec<Record>, Ending> {
 }
 
 pub fn replay(args: &ReplayArgs) -> Ending {
+    let elsewhere = [
+        ("ktz", "`katazuke fmt -o FILE` writes a match log"),
+        ("jsonl", "`katazuke events` prints the event log"),
+    ];
+    if let Err(message) = check_extension(&args.output, "gif", "the replay GIF", &elsewhere) {
+        return Ending::Invalid(message);
+    }
     let records = match records(args) {
         Ok(records) => records,
         Err(ending) => return ending,
@@ -52,7 +59,7 @@ pub fn replay(args: &ReplayArgs) -> Ending {
         Ok(())
     });
     match written {
-        Ok(()) => Ending::Success,
+        Ok(_) => Ending::Success,
         Err(ending) => ending,
     }
 }

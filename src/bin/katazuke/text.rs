@@ -91,7 +91,7 @@ pub fn fmt(args: &FmtArgs) -> Ending {
         Some(path) => match write_file(path, TEMPORARY_PREFIX, |out| {
             Ok(out.write_all(formatted.as_bytes())?)
         }) {
-            Ok(()) => Ending::Success,
+            Ok(_) => Ending::Success,
             Err(error) => Ending::Error(error),
         },
     }

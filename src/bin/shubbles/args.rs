@@ -7,6 +7,7 @@ use clap::builder::TypedValueParser as _;
 use clap::{Args, Parser, Subcommand};
 
 use shubbles::puzzle::batch::Format;
+use shubbles::reel::Loops;
 use shubbles::{RenderOptions, Scenario};
 
 const EXAMPLES: &str = "\
@@ -177,6 +178,82 @@ pub struct OutputArgs {
     pub cell_size: u32,
     #[command(flatten)]
     pub text: TextArgs,
+    #[command(flatten)]
+    pub playback: PlaybackArgs,
+    #[command(flatten)]
+    pub quiet: QuietArgs,
+}
+
+/// How an animation plays.
+#[derive(Args, Debug, Default)]
+pub struct PlaybackArgs {
+    /// Play the animation N times, then stay on the last picture; 0 loops
+    /// forever, as without this option.
+    #[arg(long = "loop", value_name = "N", conflicts_with = "no_loop")]
+    pub loops: Option<u16>,
+    /// Play the animation once (the same as --loop 1).
+    #[arg(long)]
+    pub no_loop: bool,
+    /// How long the last picture stays before the animation starts again
+    /// (or stops), in seconds to a hundredth: 2, 1.5 [default: 1 for gif,
+    /// 2 for smooth].
+    #[arg(long, value_name = "SECONDS", value_parser = parse_hold)]
+    pub hold: Option<u16>,
+}
+
+impl PlaybackArgs {
+    /// `options` playing as asked.
+    pub fn apply(&self, options: RenderOptions) -> RenderOptions {
+        let loops = match (self.no_loop, self.loops) {
+            (true, _) => Loops::Times(std::num::NonZeroU16::MIN),
+            (false, Some(n)) => std::num::NonZeroU16::new(n).map_or(Loops::Forever, Loops::Times),
+            (false, None) => Loops::Forever,
+        };
+        let options = options.with_loops(loops);
+        match self.hold {
+            Some(hold) => options.with_hold(hold),
+            None => options,
+        }
+    }
+
+    /// True when any of the options was given.
+    pub fn given(&self) -> bool {
+        self.loops.is_some() || self.no_loop || self.hold.is_some()
+    }
+}
+
+/// `--hold`'s seconds as hundredths, the unit of a GIF's delays: from 0.02
+/// (browsers show shorter delays as 0.1 s) to 655.35, the longest delay a
+/// GIF holds.
+fn parse_hold(text: &str) -> Result<u16, String> {
+    let refused = || {
+        format!("'{text}' is not a hold: expected seconds from 0.02 to 655.35, in hundredths at most (2, 1.5, 0.25)")
+    };
+    let (whole, part) = text.split_once('.').unwrap_or((text, ""));
+    let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+    if whole.is_empty() && part.is_empty() || !digits(whole) || !digits(part) || part.len() > 2 {
+        return Err(refused());
+    }
+    let whole: u32 = if whole.is_empty() {
+        0
+    } else {
+        whole.parse().map_err(|_| refused())?
+    };
+    let part: u32 = format!("{part:0<2}").parse().map_err(|_| refused())?;
+    let hundredths = whole.checked_mul(100).and_then(|w| w.checked_add(part));
+    match hundredths.and_then(|h| u16::try_from(h).ok()) {
+        Some(h) if h >= 2 => Ok(h),
+        _ => Err(refused()),
+    }
+}
+
+/// Whether to say what was written.
+#[derive(Args, Debug, Default)]
+pub struct QuietArgs {
+    /// Say nothing on success (not even the `wrote FILE: ...` line);
+    /// errors and `!` are still told.
+    #[arg(short, long)]
+    pub quiet: bool,
 }
 
 /// Text in pictures, off by default.
@@ -211,7 +288,7 @@ pub struct GifArgs {
     #[command(flatten)]
     pub output: OutputArgs,
     /// Draw from an event log written by `shubbles events` instead of
-    /// running STATE and OPS.
+    /// running STATE and OPS; `-` reads standard input.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["state", "operations", "settle"])]
     pub from_events: Option<PathBuf>,
 }
@@ -226,11 +303,14 @@ pub struct PngArgs {
     /// Side of one cell in pixels.
     #[arg(long, value_name = "PX", default_value_t = RenderOptions::DEFAULT_CELL_SIZE)]
     pub cell_size: u32,
-    /// Draw from an event log written by `shubbles events`.
+    /// Draw from an event log written by `shubbles events`; `-` reads
+    /// standard input.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["state", "operations", "settle"])]
     pub from_events: Option<PathBuf>,
     #[command(flatten)]
     pub text: TextArgs,
+    #[command(flatten)]
+    pub quiet: QuietArgs,
 }
 
 #[derive(Args, Debug)]
@@ -245,15 +325,26 @@ pub struct SolveArgs {
     /// JSON object instead.
     #[arg(long)]
     pub json: bool,
-    /// Also write the animated GIF of the answer.
+    /// Accept an unstable start: let it fall first, then search from
+    /// where it rests (the answer's animations show the fall too).
+    #[arg(long)]
+    pub settle: bool,
+    /// Also write the animated GIF of the answer; `-` writes it to
+    /// standard output (the answer then goes to standard error).
     #[arg(long, value_name = "FILE")]
     pub gif: Option<PathBuf>,
-    /// Also write the smooth 20 frames-per-second GIF of the answer.
+    /// Also write the smooth 20 frames-per-second GIF of the answer; `-`
+    /// as for --gif.
     #[arg(long, value_name = "FILE")]
     pub smooth: Option<PathBuf>,
     /// Side of one cell in pixels, for --gif and --smooth.
     #[arg(long, value_name = "PX", default_value_t = RenderOptions::DEFAULT_CELL_SIZE)]
     pub cell_size: u32,
+    #[command(flatten)]
+    pub playback: PlaybackArgs,
+    /// Say nothing but the answer: no summary, no `wrote FILE` lines.
+    #[arg(short, long)]
+    pub quiet: bool,
 }
 
 /// `--` is two counter-clockwise turns as well as the end of options. When
@@ -272,7 +363,7 @@ pub fn operations_may_be_dashes(mut args: Vec<OsString>) -> Vec<OsString> {
         let text = arg.to_string_lossy();
         if skip_value {
             skip_value = false;
-        } else if ["-o", "--output", "--cell-size", "--from-events"].contains(&text.as_ref()) {
+        } else if OPTIONS_WITH_VALUES.contains(&text.as_ref()) {
             skip_value = true;
         } else if !text.starts_with('-') && !COMMANDS.contains(&text.as_ref()) {
             operands += 1;
@@ -284,7 +375,17 @@ pub fn operations_may_be_dashes(mut args: Vec<OsString>) -> Vec<OsString> {
     args
 }
 
-const COMMANDS: [&str; 11] = [
+/// The options that take the next argument as their value.
+const OPTIONS_WITH_VALUES: [&str; 6] = [
+    "-o",
+    "--output",
+    "--cell-size",
+    "--from-events",
+    "--loop",
+    "--hold",
+];
+
+pub const COMMANDS: [&str; 11] = [
     "gif", "smooth", "text", "ascii", "frames", "png", "events", "solve", "demo", "batch", "help",
 ];
 
@@ -343,4 +444,150 @@ pub struct BatchArgs {
     /// Accept unstable starts: let them fall first instead of rejecting them.
     #[arg(long)]
     pub settle: bool,
+    #[command(flatten)]
+    pub playback: PlaybackArgs,
+    /// Say nothing of runs that ended with `!` and no summary; invalid
+    /// lines and errors are still told.
+    #[arg(short, long)]
+    pub quiet: bool,
+}
+
+/// The message for a first argument that is neither a command nor can be
+/// a state (`shubbles smoth STATE`): a word of letters other than `o` and
+/// `x` was meant as a command, and saying which character of a state it
+/// breaks would only mislead.
+pub fn mistyped_command(args: &[OsString]) -> Option<String> {
+    let word = args.get(1)?.to_str()?;
+    if COMMANDS.contains(&word) || !is_a_word(word) {
+        return None;
+    }
+    let nearest = COMMANDS
+        .iter()
+        .map(|command| (edit_distance(word, command), *command))
+        .min()
+        .filter(|&(distance, command)| distance <= 2 && distance < command.len() / 2 + 1);
+    Some(match nearest {
+        Some((_, command)) => {
+            format!("unknown command '{word}'; did you mean '{command}'? (see 'shubbles --help')")
+        }
+        None => format!(
+            "unknown command '{word}': expected one of {} or a state (see 'shubbles --help')",
+            COMMANDS[..COMMANDS.len() - 1].join(", ")
+        ),
+    })
+}
+
+/// True for a word that can be neither a state (`. o x @`) nor operations
+/// (`+ - | < > ^ v`): letters and digits, with a letter that is none of
+/// `o`, `x` and `v`.
+pub fn is_a_word(text: &str) -> bool {
+    text.chars()
+        .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+        && text
+            .chars()
+            .any(|c| c.is_ascii_alphabetic() && !matches!(c, 'o' | 'x' | 'v'))
+        && !text.starts_with('-')
+}
+
+/// Edits (insert, delete, replace, swap two neighbours) from `a` to `b`.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    let mut rows = vec![vec![0; b.len() + 1]; a.len() + 1];
+    for (i, row) in rows.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for (j, cell) in rows[0].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut best = (rows[i - 1][j] + 1)
+                .min(rows[i][j - 1] + 1)
+                .min(rows[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                best = best.min(rows[i - 2][j - 2] + 1);
+            }
+            rows[i][j] = best;
+        }
+    }
+    rows[a.len()][b.len()]
+}
+
+/// What `shubbles` alone says on a terminal, where reading standard input
+/// would only look like a hang.
+pub const SHORT_USAGE: &str = "\
+shubbles: shubbles and smoles in a turning box, rendered as animated GIFs.
+
+Usage: shubbles [COMMAND] [STATE [OPS]] [-o FILE]
+
+  shubbles demo                                        # writes shubbles.gif
+  shubbles .........@...o....ooo..xox... '+>|<-v+^+'   # your own run, one frame a second
+  shubbles smooth .........@...o....ooo..xox... '+>|'  # 20 fps motion
+  shubbles text .........@...o....ooo..xox... -+<      # the final state
+  shubbles solve .........@...o....ooo..xox...         # a shortest answer
+  echo '.........@...o....ooo..xox... +>' | shubbles -o run.gif
+
+Commands: gif (the default), smooth, png, text, ascii, frames, events, solve,
+demo, batch. More: shubbles --help, shubbles COMMAND --help.";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mistyped(args: &[&str]) -> Option<String> {
+        let args: Vec<OsString> = args.iter().map(OsString::from).collect();
+        mistyped_command(&args)
+    }
+
+    #[test]
+    fn a_mistyped_command_is_named_with_the_nearest_one() {
+        assert_eq!(
+            mistyped(&["shubbles", "smoth"]).as_deref(),
+            Some("unknown command 'smoth'; did you mean 'smooth'? (see 'shubbles --help')")
+        );
+        assert!(mistyped(&["shubbles", "gfi", "x"])
+            .unwrap()
+            .contains("did you mean 'gif'?"));
+        assert!(mistyped(&["shubbles", "slove"])
+            .unwrap()
+            .contains("'solve'"));
+        assert!(mistyped(&["shubbles", "frobnicate"])
+            .unwrap()
+            .starts_with("unknown command 'frobnicate': expected one of gif, smooth,"));
+    }
+
+    #[test]
+    fn states_operations_and_commands_are_not_mistyped_commands() {
+        for first in [
+            "smooth",
+            ".........@...o....ooo..xox...",
+            "oox",
+            "xo",
+            "vv",
+            "-o",
+            "--help",
+            "+>",
+        ] {
+            assert_eq!(mistyped(&["shubbles", first]), None, "{first}");
+        }
+        assert_eq!(mistyped(&["shubbles"]), None);
+    }
+
+    #[test]
+    fn holds_are_seconds_to_the_hundredth() {
+        for (text, hundredths) in [
+            ("2", 200),
+            ("1.5", 150),
+            ("0.25", 25),
+            (".5", 50),
+            ("655.35", 65_535),
+            ("0.02", 2),
+        ] {
+            assert_eq!(parse_hold(text), Ok(hundredths), "{text}");
+        }
+        for text in ["0", "0.01", "655.36", "1.234", "-1", "two", "", ".", "1e2"] {
+            assert!(parse_hold(text).is_err(), "{text}");
+        }
+    }
 }

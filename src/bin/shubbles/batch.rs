@@ -4,7 +4,7 @@ use std::fs;
 use std::io::{self, IsTerminal};
 
 use shubbles::cli::{say, Ending};
-use shubbles::puzzle::batch::{self, Batch};
+use shubbles::puzzle::batch::{self, Batch, Format};
 use shubbles::RenderOptions;
 
 use crate::args::BatchArgs;
@@ -12,9 +12,15 @@ use crate::exit::PROGRAM;
 
 pub fn run_batch(args: &BatchArgs) -> Ending {
     let options = match RenderOptions::new(args.cell_size) {
-        Ok(options) => options,
+        Ok(options) => args.playback.apply(options),
         Err(error) => return Ending::Invalid(error.to_string()),
     };
+    if args.playback.given() && !matches!(args.format, Format::Gif | Format::Smooth) {
+        return Ending::Invalid(format!(
+            "--loop, --no-loop and --hold apply to animations: --format {} writes none",
+            args.format.name()
+        ));
+    }
     // Every input is read before anything is written, so a mistyped file
     // name costs nothing but the message.
     let mut batch = Batch::new(args.settle);
@@ -59,7 +65,7 @@ pub fn run_batch(args: &BatchArgs) -> Ending {
     for (job, result) in batch.jobs().iter().zip(&results) {
         match result {
             Ok(rendered) => {
-                if let Some((op, failure)) = rendered.outcome.failure {
+                if let (Some((op, failure)), false) = (rendered.outcome.failure, args.quiet) {
                     let why = job.scenario.explain_failure(op, failure);
                     say(&format!("{PROGRAM}: {}: rendered `!`: {why}", job.location));
                 }
@@ -68,10 +74,12 @@ pub fn run_batch(args: &BatchArgs) -> Ending {
         }
     }
     let summary = batch::Summary::new(&batch, &results);
-    say(&format!(
-        "batch: {summary}; written to {}",
-        args.out_dir.display()
-    ));
+    if !args.quiet {
+        say(&format!(
+            "batch: {summary}; written to {}",
+            args.out_dir.display()
+        ));
+    }
     if summary.invalid > 0 {
         Ending::Status(2)
     } else if summary.not_written > 0 {

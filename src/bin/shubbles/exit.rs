@@ -7,3 +7,6 @@ pub const PROGRAM: &str = "shubbles";
 /// The exit status of a run that failed (`!`): a refused stot move or a
 /// smole through the opening.
 pub const RUN_FAILED: u8 = 3;
+
+/// The exit status of `solve` when no answer exists.
+pub const NO_SOLUTION: u8 = 4;

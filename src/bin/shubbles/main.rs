@@ -15,15 +15,16 @@ mod render;
 mod solve;
 mod text;
 
+use std::io::{self, IsTerminal};
 use std::process::ExitCode;
 
-use shubbles::cli::{parse_arguments, remove_unfinished_files_on_signals};
+use shubbles::cli::{parse_arguments, remove_unfinished_files_on_signals, say, Ending};
 use shubbles::puzzle::formats::ascii::picture;
 use shubbles::puzzle::formats::event_log::write_event_log;
 use shubbles::puzzle::formats::frame_dump::write_frame_dump;
 use shubbles::Scenario;
 
-use args::{operations_may_be_dashes, Cli, Command};
+use args::{mistyped_command, operations_may_be_dashes, Cli, Command, SHORT_USAGE};
 use batch::run_batch;
 use exit::PROGRAM;
 use render::{gif, png, render, GifStyle, Source};
@@ -32,8 +33,15 @@ use text::{print_run, text};
 
 fn main() -> ExitCode {
     remove_unfinished_files_on_signals();
-    let cli = match parse_arguments::<Cli>(operations_may_be_dashes(std::env::args_os().collect()))
-    {
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    if args.len() == 1 && io::stdin().is_terminal() {
+        say(SHORT_USAGE);
+        return Ending::Status(2).exit(PROGRAM);
+    }
+    if let Some(message) = mistyped_command(&args) {
+        return Ending::Invalid(message).exit(PROGRAM);
+    }
+    let cli = match parse_arguments::<Cli>(operations_may_be_dashes(args)) {
         Ok(cli) => cli,
         Err(ending) => return ending.exit(PROGRAM),
     };

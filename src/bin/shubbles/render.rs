@@ -5,10 +5,12 @@ use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use shubbles::cli::{print, say, write_output, Ending};
+use shubbles::cli::{
+    check_extension, duration_in_words, print, say, size_in_words, write_output, Ending,
+};
 use shubbles::puzzle::formats::event_log::{read_event_log, EventLog};
 use shubbles::puzzle::TEMPORARY_PREFIX;
-use shubbles::reel::write_png;
+use shubbles::reel::{write_png, ReelSummary};
 use shubbles::{write_gif, write_smooth_gif, Frame, Outcome, RenderOptions, Renderer, Scenario};
 
 use crate::args::{GifArgs, OutputArgs, PngArgs, RunArgs};
@@ -30,12 +32,11 @@ impl GifStyle {
         frames: impl Iterator<Item = Frame>,
         options: &RenderOptions,
         out: &mut dyn Write,
-    ) -> anyhow::Result<()> {
-        match self {
+    ) -> anyhow::Result<ReelSummary> {
+        Ok(match self {
             GifStyle::OneSecond => write_gif(frames, options, out)?,
             GifStyle::Smooth => write_smooth_gif(frames, options, out)?,
-        };
-        Ok(())
+        })
     }
 
     fn default_file(self) -> &'static str {
@@ -100,20 +101,64 @@ pub fn gif(args: &GifArgs, style: GifStyle) -> Ending {
 
 pub fn render(source: &Source, args: &OutputArgs, style: GifStyle) -> Ending {
     let options = match RenderOptions::new(args.cell_size) {
-        Ok(options) => args.text.apply(options, source.scenario()),
+        Ok(options) => args
+            .playback
+            .apply(args.text.apply(options, source.scenario())),
         Err(error) => return Ending::Invalid(error.to_string()),
     };
     let path = match &args.output {
         Some(path) => path.clone(),
         None => PathBuf::from(style.default_file()),
     };
-    let written = write_output(&path, "GIF", TEMPORARY_PREFIX, |out| {
-        style.write(source.frames(), &options, out)
-    });
-    match written {
-        Ok(()) => report_outcome(source, path.as_os_str() == "-"),
-        Err(ending) => ending,
+    if let Err(message) = check_gif_name(&path) {
+        return Ending::Invalid(message);
     }
+    let mut summary = None;
+    let written = write_output(&path, "GIF", TEMPORARY_PREFIX, |out| {
+        summary = Some(style.write(source.frames(), &options, out)?);
+        Ok(())
+    });
+    match (written, summary) {
+        (Ok(bytes), Some(summary)) => {
+            if let (Some(bytes), false) = (bytes, args.quiet.quiet) {
+                say(&wrote_animation(&path, &summary, bytes));
+            }
+            report_outcome(source, bytes.is_none())
+        }
+        (Ok(_), None) => Ending::Error(anyhow::anyhow!("no GIF was written")),
+        (Err(ending), _) => ending,
+    }
+}
+
+/// `wrote shubbles.gif: 26 frames, 27 KB, 26 s`: where an animation went,
+/// how long it plays and what it weighs, so that a user can tell at once
+/// whether it fits a tracker's limit.
+pub fn wrote_animation(path: &Path, summary: &ReelSummary, bytes: u64) -> String {
+    format!(
+        "wrote {}: {} frame{}, {}, {}",
+        path.display(),
+        summary.frames,
+        if summary.frames == 1 { "" } else { "s" },
+        size_in_words(bytes),
+        duration_in_words(summary.duration_cs)
+    )
+}
+
+/// What the other file names a user may give instead mean.
+const TEXT_NAMES: [(&str, &str); 3] = [
+    (
+        "txt",
+        "`shubbles frames` (or `text`, `ascii`) prints the run as text",
+    ),
+    ("jsonl", "`shubbles events` prints the event log"),
+    ("json", "`shubbles solve --json` prints the answer as JSON"),
+];
+
+/// Refuses a GIF's file name that says another format.
+pub fn check_gif_name(path: &Path) -> Result<(), String> {
+    let png = [("png", "`shubbles png` writes a PNG of the final state")];
+    let elsewhere: Vec<(&str, &str)> = png.into_iter().chain(TEXT_NAMES).collect();
+    check_extension(path, "gif", "an animated GIF", &elsewhere)
 }
 
 pub fn png(args: &PngArgs) -> Ending {
@@ -121,6 +166,11 @@ pub fn png(args: &PngArgs) -> Ending {
         Ok(options) => options,
         Err(error) => return Ending::Invalid(error.to_string()),
     };
+    let gif = [("gif", "`shubbles gif` (or `smooth`) writes the animation")];
+    let elsewhere: Vec<(&str, &str)> = gif.into_iter().chain(TEXT_NAMES).collect();
+    if let Err(message) = check_extension(&args.output, "png", "a PNG picture", &elsewhere) {
+        return Ending::Invalid(message);
+    }
     let source = match Source::from_args(&args.run, args.from_events.as_deref()) {
         Ok(source) => source,
         Err(ending) => return ending,
@@ -129,12 +179,23 @@ pub fn png(args: &PngArgs) -> Ending {
     let Some(last) = source.frames().last() else {
         return Ending::Error(anyhow::anyhow!("the run has no frame to draw"));
     };
+    let renderer = Renderer::new(&options);
     let written = write_output(&args.output, "PNG", TEMPORARY_PREFIX, |out| {
-        write_png(&Renderer::new(&options).render(&last), out)?;
+        write_png(&renderer.render(&last), out)?;
         Ok(())
     });
     match written {
-        Ok(()) => report_outcome(&source, args.output.as_os_str() == "-"),
+        Ok(bytes) => {
+            if let (Some(bytes), false) = (bytes, args.quiet.quiet) {
+                let (width, height) = renderer.canvas_size();
+                say(&format!(
+                    "wrote {}: {width} by {height} pixels, {}",
+                    args.output.display(),
+                    size_in_words(bytes)
+                ));
+            }
+            report_outcome(&source, bytes.is_none())
+        }
         Err(ending) => ending,
     }
 }

@@ -3,7 +3,7 @@
 
 use std::io::{self, IsTerminal};
 
-use shubbles::cli::{print, say, say_partial, write_file, Ending};
+use shubbles::cli::{is_standard_output, print, say, say_partial, write_output, Ending};
 use shubbles::puzzle::model::operation::format_operations;
 use shubbles::puzzle::progress::NoProgress;
 use shubbles::puzzle::solve::{progress_line, solve, SolveOutcome, SolveProgress};
@@ -11,9 +11,9 @@ use shubbles::puzzle::TEMPORARY_PREFIX;
 use shubbles::{RenderOptions, Scenario};
 
 use crate::args::{RunArgs, SolveArgs};
-use crate::exit::PROGRAM;
+use crate::exit::{NO_SOLUTION, PROGRAM};
 use crate::input::scenario;
-use crate::render::GifStyle;
+use crate::render::{check_gif_name, wrote_animation, GifStyle};
 
 /// Progress of a search on a terminal: one line, rewritten after each depth.
 struct TerminalProgress;
@@ -28,10 +28,44 @@ impl SolveProgress for TerminalProgress {
 }
 
 pub fn solve_command(args: &SolveArgs) -> Ending {
+    let pictures = [
+        (&args.gif, GifStyle::OneSecond),
+        (&args.smooth, GifStyle::Smooth),
+    ];
+    let paths = || {
+        pictures
+            .iter()
+            .filter_map(|(path, style)| Some((path.as_deref()?, *style)))
+    };
+    let mut on_standard_output = 0;
+    for (path, _) in paths() {
+        if let Err(message) = check_gif_name(path) {
+            return Ending::Invalid(message);
+        }
+        on_standard_output += usize::from(is_standard_output(path));
+    }
+    // One stream cannot carry two files, nor a file and the JSON.
+    if on_standard_output > 1 {
+        return Ending::Invalid(
+            "--gif and --smooth cannot both write to standard output".to_string(),
+        );
+    }
+    if on_standard_output == 1 && args.json {
+        return Ending::Invalid(
+            "--json prints to standard output: give --gif or --smooth a file instead of -"
+                .to_string(),
+        );
+    }
+    if args.playback.given() && paths().next().is_none() {
+        return Ending::Invalid(
+            "--loop, --no-loop and --hold apply to the animations: add --gif FILE or --smooth FILE"
+                .to_string(),
+        );
+    }
     let run = RunArgs {
         state: args.state.clone(),
         operations: None,
-        settle: false,
+        settle: args.settle,
     };
     let scenario = match scenario(&run) {
         Ok(scenario) if scenario.operations.is_empty() => scenario,
@@ -43,14 +77,23 @@ pub fn solve_command(args: &SolveArgs) -> Ending {
         Err(ending) => return ending,
     };
     let options = match RenderOptions::new(args.cell_size) {
-        Ok(options) => options,
+        Ok(options) => args.playback.apply(options),
         Err(error) => return Ending::Invalid(error.to_string()),
     };
+    // With --settle the search starts where the start comes to rest.
+    let settled = scenario.run();
+    if let Some((op, failure)) = settled.failure {
+        say(&format!(
+            "{PROGRAM}: no solution: {}",
+            scenario.explain_failure(op, failure)
+        ));
+        return Ending::Status(NO_SOLUTION);
+    }
     let on_terminal = io::stderr().is_terminal();
     let searched = if on_terminal {
-        solve(&scenario.start, args.max_states, &mut TerminalProgress)
+        solve(&settled.state, args.max_states, &mut TerminalProgress)
     } else {
-        solve(&scenario.start, args.max_states, &mut NoProgress)
+        solve(&settled.state, args.max_states, &mut NoProgress)
     };
     if on_terminal {
         say_partial("\r\x1b[K");
@@ -63,12 +106,19 @@ pub fn solve_command(args: &SolveArgs) -> Ending {
         print(&(report.json() + "\n"))
     } else {
         let printed = match &report.outcome {
+            // Standard output carries the GIF when one is written there.
+            SolveOutcome::Solved { operations, .. } if on_standard_output == 1 => {
+                say(&format_operations(operations));
+                Ok(())
+            }
             SolveOutcome::Solved { operations, .. } => {
                 print(&(format_operations(operations) + "\n"))
             }
             _ => Ok(()),
         };
-        say(&format!("{PROGRAM}: {}", report.summary()));
+        if !args.quiet {
+            say(&format!("{PROGRAM}: {}", report.summary()));
+        }
         printed
     };
     if let Err(error) = printed {
@@ -78,19 +128,20 @@ pub fn solve_command(args: &SolveArgs) -> Ending {
         let answer = Scenario {
             start: scenario.start,
             operations: operations.clone(),
-            settle_first: false,
+            settle_first: scenario.settle_first,
         };
-        let pictures = [
-            (&args.gif, GifStyle::OneSecond),
-            (&args.smooth, GifStyle::Smooth),
-        ];
-        for (path, style) in pictures {
-            let Some(path) = path else { continue };
-            let written = write_file(path, TEMPORARY_PREFIX, |file| {
-                style.write(answer.frames(), &options, file)
+        for (path, style) in paths() {
+            let mut summary = None;
+            let written = write_output(path, "GIF", TEMPORARY_PREFIX, |out| {
+                summary = Some(style.write(answer.frames(), &options, out)?);
+                Ok(())
             });
-            if let Err(error) = written {
-                return Ending::Error(error);
+            match (written, summary) {
+                (Ok(Some(bytes)), Some(summary)) if !args.quiet => {
+                    say(&wrote_animation(path, &summary, bytes));
+                }
+                (Ok(_), _) => {}
+                (Err(ending), _) => return ending,
             }
         }
     }

@@ -515,7 +515,7 @@ impl Renderer {
         self.creature(pen, square, creature, Fade::Still);
     }
 
-    /// The stot outlined, an arrow from it into the refused destination, and
+    /// The stot outlined, an arrow from its edge into the refused destination, and
     /// the creature that was in the way or on top outlined too.
     fn mark_refused_move(
         &self,
@@ -544,17 +544,25 @@ impl Renderer {
                 cy + (along * dy + across * dx) as f32,
             )
         };
-        let head_base = c * 11 / 20;
+        // From the stot's edge into where it was to go, clear of the cells'
+        // centres, where their numbers are written (at most about a quarter
+        // of a cell each side): into a cell only a little way, through a
+        // wall or the opening a whole cell, out where nothing is written.
+        let tail = c * 7 / 20;
+        let (head_base, tip) = match reason {
+            Blocked::Occupied { .. } | Blocked::Loaded { .. } => (c * 11 / 20, c * 29 / 40),
+            Blocked::Wall | Blocked::Opening => (c * 13 / 20, c),
+        };
         let shaft = (c / 10).max(1);
         let head = c * 3 / 10;
         let outline = [
-            at(0, -shaft),
+            at(tail, -shaft),
             at(head_base, -shaft),
             at(head_base, -head),
-            at(c, 0),
+            at(tip, 0),
             at(head_base, head),
             at(head_base, shaft),
-            at(0, shaft),
+            at(tail, shaft),
         ];
         pen.polygon(&outline, Ink::Warning);
     }

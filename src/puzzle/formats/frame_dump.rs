@@ -4,6 +4,7 @@
 use std::io::{self, Write};
 
 use super::ascii::picture;
+use super::caption::failure_words;
 use crate::puzzle::model::operation::format_operations;
 use crate::puzzle::rules::frames::Frame;
 use crate::puzzle::rules::scenario::Scenario;
@@ -43,6 +44,11 @@ fn frame_header(frame: &Frame, scenario: &Scenario) -> String {
         frame.index,
         frame.state.orientation().degrees()
     );
+    // The last frame of a failed run names the operation that failed (for
+    // a refused stot move, the one after the operation that made it).
+    if let Some(failure) = frame.failure {
+        return header + ", " + &failure_words(frame, failure, &scenario.operations);
+    }
     if let Some(record) = frame.cause {
         match record
             .op
@@ -52,9 +58,6 @@ fn frame_header(frame: &Frame, scenario: &Scenario) -> String {
             None => header += ", settling the start",
         }
         header += &format!(" ({})", record.event.kind());
-    }
-    if let Some(failure) = frame.failure {
-        header += &format!(", failed: {failure}");
     }
     header
 }
