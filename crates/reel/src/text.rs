@@ -102,16 +102,51 @@ pub fn draw_centred(pixmap: &mut Pixmap, text: &str, at: (f32, f32), size: f32, 
     draw(pixmap, text, at, Anchor::Centre, size, ink);
 }
 
+/// [`draw_centred`] with hard edges: a pixel is the ink where the glyph
+/// covers at least half of it and untouched elsewhere. For text that moves
+/// from picture to picture, where blended edges change everywhere each
+/// time and cost an animation most of its bytes.
+pub fn draw_centred_sharp(
+    pixmap: &mut Pixmap,
+    text: &str,
+    at: (f32, f32),
+    size: f32,
+    ink: TextInk,
+) {
+    draw_with(pixmap, text, at, Anchor::Centre, size, ink, Edges::Sharp);
+}
+
+/// How a glyph's edge pixels are drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Edges {
+    /// Blended by coverage.
+    Smooth,
+    /// All ink or none.
+    Sharp,
+}
+
 /// Draws `text` upright, its `anchor` at `x` and the middle of its digits
 /// and capitals at `y`, `size` pixels per em. Whatever falls outside the
 /// pixmap is dropped.
 pub fn draw(
     pixmap: &mut Pixmap,
     text: &str,
+    at: (f32, f32),
+    anchor: Anchor,
+    size: f32,
+    ink: TextInk,
+) {
+    draw_with(pixmap, text, at, anchor, size, ink, Edges::Smooth);
+}
+
+fn draw_with(
+    pixmap: &mut Pixmap,
+    text: &str,
     (x, y): (f32, f32),
     anchor: Anchor,
     size: f32,
     ink: TextInk,
+    edges: Edges,
 ) {
     let font = font().as_scaled(PxScale::from(size));
     let baseline = y + (font.ascent() + font.descent()) / 2.0;
@@ -140,6 +175,11 @@ pub fn draw(
             let pixel = pixels[at];
             // Pictures are opaque, so premultiplied and straight agree.
             let beneath = [pixel.red(), pixel.green(), pixel.blue()];
+            let steps = match edges {
+                Edges::Smooth => steps,
+                Edges::Sharp if 2 * steps >= COVERAGE_STEPS => COVERAGE_STEPS,
+                Edges::Sharp => continue,
+            };
             let [r, g, b] = blend(beneath, ink.over(beneath), steps, COVERAGE_STEPS);
             if let Some(colour) = PremultipliedColorU8::from_rgba(r, g, b, 255) {
                 pixels[at] = colour;
@@ -241,5 +281,39 @@ mod tests {
         }
         assert!(inked > 100, "{inked} pixels of text");
         assert!(width("12", 24.0) > 20.0);
+    }
+
+    #[test]
+    fn sharp_text_is_ink_or_untouched() {
+        let blank = || {
+            let mut pixmap = Pixmap::new(80, 40).unwrap();
+            pixmap.fill(Color::from_rgba8(255, 255, 255, 255));
+            pixmap
+        };
+        let (mut sharp, mut smooth) = (blank(), blank());
+        // Half a pixel off the grid, as a number on a turning box is.
+        let at = (40.5, 20.3);
+        draw_centred_sharp(&mut sharp, "28", at, 20.0, TextInk::Fixed(DARK));
+        draw_centred(&mut smooth, "28", at, 20.0, TextInk::Fixed(DARK));
+        let colours = |pixmap: &Pixmap| {
+            let mut seen: Vec<[u8; 3]> = pixmap
+                .pixels()
+                .iter()
+                .map(|p| [p.red(), p.green(), p.blue()])
+                .collect();
+            seen.sort_unstable();
+            seen.dedup();
+            seen
+        };
+        assert_eq!(colours(&sharp), {
+            let mut two = vec![WHITE, DARK];
+            two.sort_unstable();
+            two
+        });
+        assert!(colours(&smooth).len() > 2, "smooth text blends its edges");
+        let inked = |pixmap: &Pixmap| pixmap.pixels().iter().filter(|p| p.red() != 255).count();
+        // The same glyphs: about as many pixels inked.
+        let (a, b) = (inked(&sharp), inked(&smooth));
+        assert!(a * 10 > b * 7 && a < b, "{a} sharp, {b} smooth");
     }
 }

@@ -10,8 +10,8 @@
 //! a §8 frame (the 90° of a half turn), the picture is that frame as the
 //! 1-second GIF draws it, on a canvas large enough for the box at any angle.
 //!
-//! Pictures are anti-aliased in the blended palette (the inks and their
-//! blends), fixed in advance; frames stream through, one at a time, so
+//! Pictures use the blended palette (the inks and their blends, for what
+//! slides between whole pixels and for text), fixed in advance; frames stream through, one at a time, so
 //! memory stays flat however long the run.
 
 use std::collections::VecDeque;
