@@ -52,10 +52,12 @@ Examples:
   shubbles gif .........@...o....ooo..xox... '+>|<-v+^+' -o fig1a.gif
   shubbles gif .........@...o....ooo..xox... -+ -o - | gifsicle --info
   shubbles gif --settle '.o.......@...o....ooo..xox...' + --cell-size 24
+  shubbles gif .........@...o....ooo..xox... '+>|' --no-loop --hold 3
 
+Says `wrote FILE: N frames, SIZE, LENGTH` on standard error (-q: nothing).
 Prints `!` (on standard error when the GIF goes to standard output) and
 exits with 3 when the run fails; the GIF is written all the same, its last
-frame marking the failure.")]
+frame marking the failure and naming the operation that failed.")]
     Gif(GifArgs),
     /// Print the final state string, or `!` if the run fails.
     #[command(after_help = "\
@@ -96,6 +98,7 @@ Examples:
   shubbles smooth .........@...o....ooo..xox... '+>|<-v+^+'   # writes shubbles-smooth.gif
   shubbles smooth .........@...o....ooo..xox... '|' --caption --numbers -o half.gif
   echo '@................x.....x..o.. +-' | shubbles smooth -o - > out.gif
+  shubbles smooth .........@...o....ooo..xox... '+>' --loop 3 --hold 1.5
 
 At most one operation a second; whenever the motion rests, the picture is
 exactly the frame the 1-second GIF shows. The canvas is larger than the
@@ -131,9 +134,12 @@ Examples:
       -->--+-+-+-+-+-
   shubbles solve .........@...o....ooo..xox... --json
   echo '.........@...o....ooo..xox...' | shubbles solve --gif answer.gif
+  shubbles solve .........@...o....ooo..xox... --smooth - | gifsicle --info
+  shubbles solve '.o.......@...o....ooo..xox...' --settle
 
 Prints the answer alone on standard output (an empty line when there is no
-shubble to release) and a summary on standard error. Breadth-first over
+shubble to release; on standard error when --gif or --smooth is `-`) and a
+summary on standard error. Breadth-first over
 every reachable state, so the answer has the fewest operations (`|` counts
 as one); every answer is replayed through the engine before it is printed.
 
@@ -144,8 +150,9 @@ visited), 5 the --max-states limit was reached first, 2 invalid input,
     /// Write the GIF of Figure 1(a) under `+>|<-v+^+`; needs no input.
     #[command(after_help = "\
 Examples:
-  shubbles demo                 # writes shubbles.gif
-  shubbles demo -o demo.gif --cell-size 60")]
+  shubbles demo                 # wrote shubbles.gif: 26 frames, 27 KB, 26 s
+  shubbles demo -o demo.gif --cell-size 60
+  shubbles demo --no-loop --hold 3 -q")]
     Demo(OutputArgs),
     /// Render many scenarios, one per line of each FILE, into a folder.
     #[command(after_help = BATCH_HELP)]
