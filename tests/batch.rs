@@ -37,7 +37,12 @@ fn valid_failing_and_invalid_lines_are_each_handled_and_counted() {
     assert!(run.stdout.is_empty());
     assert_eq!(
         files_in(&dir.path().join("out")),
-        ["fig1a.gif", "scenarios-0005.gif", "scenarios-0006.gif"]
+        [
+            "MANIFEST-1-of-1.jsonl",
+            "fig1a.gif",
+            "scenarios-0005.gif",
+            "scenarios-0006.gif"
+        ]
     );
     let lines: Vec<&str> = run.stderr.lines().collect();
     assert_eq!(
@@ -71,7 +76,10 @@ fn a_hostile_name_writes_nothing_outside_the_folder_and_is_reported() {
     std::fs::write(inner.join("s.txt"), scenarios).expect("written");
     let run = shubbles_in(&inner, &["batch", "s.txt", "--out-dir", "out"], "");
     assert_eq!(run.code, 2, "{}", run.stderr);
-    assert_eq!(files_in(&inner.join("out")), ["ok.gif"]);
+    assert_eq!(
+        files_in(&inner.join("out")),
+        ["MANIFEST-1-of-1.jsonl", "ok.gif"]
+    );
     assert_eq!(files_in(&inner), ["out", "s.txt"]);
     assert_eq!(files_in(root.path()), ["work"]);
     assert!(!Path::new("/etc/x.gif").exists());
@@ -114,7 +122,12 @@ fn standard_input_to_text_files_exactly_as_text_prints_them() {
     let out = dir.path().join("out");
     assert_eq!(
         files_in(&out),
-        ["failing.txt", "start.txt", "stdin-0001.txt"]
+        [
+            "MANIFEST-1-of-1.jsonl",
+            "failing.txt",
+            "start.txt",
+            "stdin-0001.txt"
+        ]
     );
     assert_eq!(
         read(out.join("stdin-0001.txt")),
@@ -219,7 +232,10 @@ fn the_later_of_two_lines_with_one_name_is_invalid() {
     .expect("written");
     let run = shubbles_in(dir.path(), &["batch", "s.txt", "--out-dir", "out"], "");
     assert_eq!(run.code, 2);
-    assert_eq!(files_in(&dir.path().join("out")), ["Same.gif"]);
+    assert_eq!(
+        files_in(&dir.path().join("out")),
+        ["MANIFEST-1-of-1.jsonl", "Same.gif"]
+    );
     assert!(run
         .stderr
         .contains("s.txt:2: invalid line: the output name \"same\" is already used by s.txt:1"));

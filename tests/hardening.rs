@@ -408,7 +408,10 @@ fn a_batch_line_too_long_is_invalid_and_ends_its_file() {
         run.stderr.lines().next(),
         Some("shubbles: s.txt:2: invalid line: the line is longer than 1 MiB, the most a line may hold; the rest of the file is not read")
     );
-    assert_eq!(files_in(&dir.path().join("out")), ["first.gif"]);
+    assert_eq!(
+        files_in(&dir.path().join("out")),
+        ["MANIFEST-1-of-1.jsonl", "first.gif"]
+    );
 }
 
 #[test]
@@ -590,7 +593,10 @@ fn a_byte_order_mark_and_bad_utf8_are_named_with_their_line() {
         assert_eq!(run.stderr.lines().next(), Some(message), "{args:?}");
     }
     // The batch's other lines are still rendered.
-    assert_eq!(files_in(&dir.path().join("out")), ["b.gif"]);
+    assert_eq!(
+        files_in(&dir.path().join("out")),
+        ["MANIFEST-1-of-1.jsonl", "b.gif"]
+    );
 }
 
 // 8. Batch names that Windows reserves.
@@ -628,6 +634,6 @@ fn batch_names_reserved_on_windows_are_invalid() {
     ));
     assert_eq!(
         files_in(&dir.path().join("out")),
-        ["com10.gif", "console.gif"]
+        ["MANIFEST-1-of-1.jsonl", "com10.gif", "console.gif"]
     );
 }

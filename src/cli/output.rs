@@ -91,9 +91,16 @@ pub fn size_in_words(bytes: u64) -> String {
 }
 
 /// A length of time in hundredths of a second as people read it: `26 s`,
-/// `14.6 s`, `0.05 s`.
+/// `14.6 s`, `0.05 s`; from a minute on `4 min 16 s`, from an hour on
+/// `71 h 13 min`.
 pub fn duration_in_words(centiseconds: u64) -> String {
     let (whole, part) = (centiseconds / 100, centiseconds % 100);
+    if whole >= 3_600 {
+        return format!("{} h {} min", whole / 3_600, whole % 3_600 / 60);
+    }
+    if whole >= 60 {
+        return format!("{} min {} s", whole / 60, whole % 60);
+    }
     match part {
         0 => format!("{whole} s"),
         _ if part % 10 == 0 => format!("{whole}.{} s", part / 10),
@@ -153,9 +160,20 @@ mod tests {
                 "10.4 MB"
             ]
         );
-        let times = [2_600, 1_460, 1_465, 5, 0];
+        let times = [2_600, 1_460, 1_465, 5, 0, 25_650, 25_643_800];
         let said: Vec<String> = times.into_iter().map(duration_in_words).collect();
-        assert_eq!(said, ["26 s", "14.6 s", "14.65 s", "0.05 s", "0 s"]);
+        assert_eq!(
+            said,
+            [
+                "26 s",
+                "14.6 s",
+                "14.65 s",
+                "0.05 s",
+                "0 s",
+                "4 min 16 s",
+                "71 h 13 min"
+            ]
+        );
     }
 
     #[test]

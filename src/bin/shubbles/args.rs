@@ -157,6 +157,25 @@ Examples:
     /// Render many scenarios, one per line of each FILE, into a folder.
     #[command(after_help = BATCH_HELP)]
     Batch(BatchArgs),
+    /// Check that the manifests of a sharded batch cover its input exactly
+    /// once, and sum the run up.
+    #[command(after_help = "\
+Examples:
+  shubbles batch-merge gifs
+      4 shards, 2000 scenarios, each exactly once: 1990 rendered (12 failed with !), 10 invalid; 52311 bytes
+
+Reads every MANIFEST-K-of-N.jsonl in DIR (written by `batch --shard K/N`).
+Exit status: 0 every shard is there and every scenario is listed once, its
+file present with its size; 2 otherwise, with the first problem (a missing
+shard names the one to run again with --resume).")]
+    BatchMerge(BatchMergeArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct BatchMergeArgs {
+    /// The folder the shards wrote into.
+    #[arg(value_name = "DIR")]
+    pub dir: PathBuf,
 }
 
 #[derive(Args, Debug)]
@@ -392,8 +411,19 @@ const OPTIONS_WITH_VALUES: [&str; 6] = [
     "--hold",
 ];
 
-pub const COMMANDS: [&str; 11] = [
-    "gif", "smooth", "text", "ascii", "frames", "png", "events", "solve", "demo", "batch", "help",
+pub const COMMANDS: [&str; 12] = [
+    "gif",
+    "smooth",
+    "text",
+    "ascii",
+    "frames",
+    "png",
+    "events",
+    "solve",
+    "demo",
+    "batch",
+    "batch-merge",
+    "help",
 ];
 
 /// The most threads `--jobs` asks for: each holds a stack and a picture,
@@ -419,6 +449,21 @@ Invalid lines and runs that end with `!` are reported on standard error with
 FILE:LINE and the reason; the others are rendered all the same (a `!` run's
 GIF marks the failure, its text file is `!`). A progress bar is shown when
 standard error is a terminal; a summary line ends the run.
+
+Each run writes a manifest, DIR/MANIFEST-K-of-N.jsonl (MANIFEST-1-of-1.jsonl
+without --shard): a header, then one JSON line per scenario (input, line,
+outcome ok, ! or invalid, file, frames, bytes, SHA-256), appended as each
+file lands and put in input order at the end. A run killed at any moment
+and started again with --resume ends with the files and manifest of a run
+that was never stopped. Shards of one input (--shard K/N, on any machines
+sharing DIR or merged later) write the files a single run would, and
+`shubbles batch-merge DIR` checks that they cover the input exactly once.
+
+Examples of shards:
+  shubbles batch big.txt --out-dir out --shard 3/8
+  parallel shubbles batch big.txt --out-dir out --shard {}/4 -q ::: 1 2 3 4
+  shubbles batch big.txt --out-dir out --shard auto --resume   # in a Slurm array
+  shubbles batch-merge out
 
 Exit status: 0 every line was rendered (runs that ended with `!` included),
 2 some line was invalid, 1 an input file could not be read (nothing is
@@ -457,6 +502,19 @@ pub struct BatchArgs {
     /// lines and errors are still told.
     #[arg(short, long)]
     pub quiet: bool,
+    /// Render only shard K of N: the scenarios at positions p (from 0, over
+    /// every scenario line of the input, invalid ones included) with p % N
+    /// = K - 1. `auto` takes K and N from a Slurm array job or a
+    /// Kubernetes Indexed Job; `auto/N` gives N.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<String>,
+    /// The manifest's file [default: DIR/MANIFEST-K-of-N.jsonl].
+    #[arg(long, value_name = "FILE")]
+    pub manifest: Option<PathBuf>,
+    /// Keep the files the manifest lists that are still there with their
+    /// SHA-256, and render only the rest.
+    #[arg(long)]
+    pub resume: bool,
 }
 
 /// The message for a first argument that is neither a command nor can be

@@ -1,13 +1,19 @@
-//! The `batch` command: many scenarios, one file each, on all cores.
+//! The `batch` command: many scenarios, one file each, on all cores; one
+//! shard of them when the input is split over many runs; and
+//! `batch-merge`, which checks the shards' manifests together.
 
 use std::fs;
 use std::io::{self, IsTerminal};
+use std::sync::Mutex;
 
-use shubbles::cli::{say, Ending};
-use shubbles::puzzle::batch::{self, Batch, Format};
+use shubbles::cli::{print, say, Ending};
+use shubbles::puzzle::batch::manifest::{
+    manifest_name, merge_manifests, resumable_entries, Entry, Header, ManifestWriter, Outcome,
+};
+use shubbles::puzzle::batch::{self, Batch, Format, Location, Shard};
 use shubbles::RenderOptions;
 
-use crate::args::BatchArgs;
+use crate::args::{BatchArgs, BatchMergeArgs};
 use crate::exit::PROGRAM;
 
 pub fn run_batch(args: &BatchArgs) -> Ending {
@@ -21,8 +27,16 @@ pub fn run_batch(args: &BatchArgs) -> Ending {
             args.format.name()
         ));
     }
+    let shard = match &args.shard {
+        Some(text) => match Shard::parse(text, |name| std::env::var(name).ok()) {
+            Ok(shard) => shard,
+            Err(error) => return Ending::Invalid(error.to_string()),
+        },
+        None => Shard::WHOLE,
+    };
     // Every input is read before anything is written, so a mistyped file
-    // name costs nothing but the message.
+    // name costs nothing but the message; and every shard of the input
+    // sees all of it, so that positions and names are the same in each.
     let mut batch = Batch::new(args.settle);
     for file in &args.files {
         let label = file.to_string_lossy();
@@ -35,21 +49,67 @@ pub fn run_batch(args: &BatchArgs) -> Ending {
             return Ending::Error(anyhow::anyhow!("cannot read {label}: {error}"));
         }
     }
+    batch.retain(|position| shard.contains(position));
+    batch.set_shard(shard);
     if let Err(error) = fs::create_dir_all(&args.out_dir) {
         return Ending::Error(anyhow::anyhow!(
             "cannot create {}: {error}",
             args.out_dir.display()
         ));
     }
+    let manifest_path = match &args.manifest {
+        Some(path) => path.clone(),
+        None => args.out_dir.join(manifest_name(shard)),
+    };
+    let header = Header::new(shard, batch.scenarios(), args.format);
+    // This shard's temporary files are from a run of it that was killed.
+    if let Err(error) = batch.remove_leftovers(&args.out_dir) {
+        return Ending::Error(anyhow::anyhow!(
+            "cannot clear what a killed run left in {}: {error}",
+            args.out_dir.display()
+        ));
+    }
+    let kept = if args.resume {
+        match resumable_entries(&manifest_path, &header, &args.out_dir) {
+            Ok(kept) => kept.unwrap_or_default(),
+            Err(error) => return Ending::Invalid(error.to_string()),
+        }
+    } else {
+        Vec::new()
+    };
+    let resumed = kept.len();
+    let done: std::collections::HashSet<usize> = kept.iter().map(|e| e.position).collect();
+    batch.retain(|position| !done.contains(&position));
+    let manifest = match ManifestWriter::create(&manifest_path, header, kept) {
+        Ok(manifest) => manifest,
+        Err(error) => {
+            return Ending::Error(anyhow::anyhow!(
+                "cannot write {}: {error}",
+                manifest_path.display()
+            ))
+        }
+    };
+    let mut manifest_errors = Vec::new();
     for invalid in batch.invalid() {
         say(&format!(
             "{PROGRAM}: {}: invalid line: {}",
             invalid.location, invalid.problem
         ));
+        let entry = Entry {
+            problem: Some(invalid.problem.to_string()),
+            ..entry_at(&invalid.location, Outcome::Invalid)
+        };
+        if let Err(error) = manifest.append(entry) {
+            manifest_errors.push(error);
+        }
     }
 
-    let bar = progress_bar(batch.jobs().len());
-    let render = || batch.render_all(args.format, &options, &args.out_dir, &bar);
+    let reporter = Reporter {
+        bar: progress_bar(batch.jobs().len(), shard, resumed),
+        manifest: &manifest,
+        errors: Mutex::new(manifest_errors),
+    };
+    let render = || batch.render_all(args.format, &options, &args.out_dir, &reporter);
     let results = match args.jobs {
         Some(threads) => match rayon::ThreadPoolBuilder::new()
             .num_threads(usize::from(threads))
@@ -60,7 +120,12 @@ pub fn run_batch(args: &BatchArgs) -> Ending {
         },
         None => render(),
     };
-    bar.0.finish_and_clear();
+    reporter.bar.finish_and_clear();
+    let manifest_errors = reporter
+        .errors
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let finished = manifest.finish();
 
     for (job, result) in batch.jobs().iter().zip(&results) {
         match result {
@@ -75,9 +140,29 @@ pub fn run_batch(args: &BatchArgs) -> Ending {
     }
     let summary = batch::Summary::new(&batch, &results);
     if !args.quiet {
+        let shard_words = match shard {
+            Shard::WHOLE => String::new(),
+            shard => format!("shard {shard}: "),
+        };
+        let resumed_words = match resumed {
+            0 => String::new(),
+            n => format!(" ({n} kept from before)"),
+        };
         say(&format!(
-            "batch: {summary}; written to {}",
+            "batch: {shard_words}{summary}{resumed_words}; written to {}",
             args.out_dir.display()
+        ));
+    }
+    if let Some(error) = manifest_errors.into_iter().next() {
+        return Ending::Error(anyhow::anyhow!(
+            "cannot write {}: {error}",
+            manifest_path.display()
+        ));
+    }
+    if let Err(error) = finished {
+        return Ending::Error(anyhow::anyhow!(
+            "cannot write {}: {error}",
+            manifest_path.display()
         ));
     }
     if summary.invalid > 0 {
@@ -89,25 +174,86 @@ pub fn run_batch(args: &BatchArgs) -> Ending {
     }
 }
 
-/// The progress bar, drawn only on a terminal: on a pipe or in a log it
-/// would be noise.
-struct Bar(indicatif::ProgressBar);
-
-impl batch::BatchProgress for Bar {
-    fn finished(&self, _: &batch::Job, _: &Result<batch::Rendered, batch::NotWritten>) {
-        self.0.inc(1);
+pub fn merge(args: &BatchMergeArgs) -> Ending {
+    match merge_manifests(&args.dir) {
+        Ok(summary) => match print(&format!("{summary}\n")) {
+            Ok(()) => Ending::Success,
+            Err(error) => Ending::Error(error),
+        },
+        Err(error) => Ending::Invalid(error.to_string()),
     }
 }
 
-fn progress_bar(total: usize) -> Bar {
+/// A manifest line with what every line has.
+fn entry_at(location: &Location, outcome: Outcome) -> Entry {
+    Entry {
+        position: location.position,
+        input: location.file.to_string(),
+        line: location.line,
+        outcome,
+        file: None,
+        frames: None,
+        bytes: None,
+        sha256: None,
+        problem: None,
+    }
+}
+
+/// Hears of each job as its file lands: moves the bar and appends the
+/// job's manifest line.
+struct Reporter<'m> {
+    bar: indicatif::ProgressBar,
+    manifest: &'m ManifestWriter,
+    errors: Mutex<Vec<io::Error>>,
+}
+
+impl batch::BatchProgress for Reporter<'_> {
+    fn finished(&self, job: &batch::Job, result: &Result<batch::Rendered, batch::NotWritten>) {
+        self.bar.inc(1);
+        // A file that was not written has no line: a resumed run draws it.
+        let Ok(rendered) = result else { return };
+        let outcome = match rendered.outcome.failure {
+            Some(_) => Outcome::Failed,
+            None => Outcome::Ok,
+        };
+        let entry = Entry {
+            file: rendered
+                .path
+                .file_name()
+                .map(|name| name.to_string_lossy().into_owned()),
+            frames: rendered.frames,
+            bytes: Some(rendered.bytes),
+            sha256: Some(rendered.sha256.clone()),
+            ..entry_at(&job.location, outcome)
+        };
+        if let Err(error) = self.manifest.append(entry) {
+            self.errors
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .push(error);
+        }
+    }
+}
+
+/// The progress bar, drawn only on a terminal: on a pipe or in a log it
+/// would be noise. It names the shard, and the scenarios a resumed run
+/// kept.
+fn progress_bar(total: usize, shard: Shard, resumed: usize) -> indicatif::ProgressBar {
     if !io::stderr().is_terminal() {
-        return Bar(indicatif::ProgressBar::hidden());
+        return indicatif::ProgressBar::hidden();
     }
     let bar = indicatif::ProgressBar::new(total as u64);
-    if let Ok(style) = indicatif::ProgressStyle::with_template(
-        "{bar:40} {pos}/{len} scenarios, {elapsed} elapsed, about {eta} left",
-    ) {
+    let mut prefix = match shard {
+        Shard::WHOLE => String::new(),
+        shard => format!("shard {shard} "),
+    };
+    if resumed > 0 {
+        prefix += &format!("(+{resumed} kept) ");
+    }
+    if let Ok(style) = indicatif::ProgressStyle::with_template(&format!(
+        "{prefix}{{bar:40}} {{pos}}/{{len}} scenarios, {{elapsed}} elapsed, about {{eta}} left"
+    )) {
         bar.set_style(style);
     }
-    Bar(bar)
+    bar
 }

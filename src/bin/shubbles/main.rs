@@ -25,7 +25,7 @@ use shubbles::puzzle::formats::frame_dump::write_frame_dump;
 use shubbles::Scenario;
 
 use args::{mistyped_command, operations_may_be_dashes, Cli, Command, SHORT_USAGE};
-use batch::run_batch;
+use batch::{merge, run_batch};
 use exit::PROGRAM;
 use render::{gif, png, render, GifStyle, Source};
 use solve::solve_command;
@@ -64,6 +64,7 @@ fn main() -> ExitCode {
             GifStyle::OneSecond,
         ),
         Some(Command::Batch(args)) => run_batch(&args),
+        Some(Command::BatchMerge(args)) => merge(&args),
     };
     ending.exit(PROGRAM)
 }

@@ -95,9 +95,18 @@ impl FromStr for Format {
     }
 }
 
+/// What [`Format::write`] wrote.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Written {
+    /// How the run ended.
+    pub outcome: Outcome,
+    /// The GIF's frames, for `gif` and `smooth`.
+    pub frames: Option<usize>,
+}
+
 impl Format {
     /// Writes what this format shows of `scenario` to `out` and returns how
-    /// the run ended. The bytes are exactly those of the single-scenario
+    /// the run ended (and the GIF's frames). The bytes are exactly those of the single-scenario
     /// command of the same name (`shubbles gif`, `smooth`, `text`,
     /// `ascii`; `png` is the last frame).
     pub fn write(
@@ -105,14 +114,15 @@ impl Format {
         scenario: &Scenario,
         options: &RenderOptions,
         mut out: impl Write,
-    ) -> Result<Outcome, EncodeError> {
+    ) -> Result<Written, EncodeError> {
         let outcome = scenario.run();
+        let mut frames = None;
         match self {
             Format::Gif => {
-                write_gif(scenario.frames(), options, out)?;
+                frames = Some(write_gif(scenario.frames(), options, out)?.frames);
             }
             Format::Smooth => {
-                write_smooth_gif(scenario.frames(), options, out)?;
+                frames = Some(write_smooth_gif(scenario.frames(), options, out)?.frames);
             }
             Format::Png => {
                 // There is always frame 0, the start, so `last` finds one.
@@ -133,7 +143,7 @@ impl Format {
                 out.flush()?;
             }
         }
-        Ok(outcome)
+        Ok(Written { outcome, frames })
     }
 }
 

@@ -15,6 +15,10 @@ pub struct Location {
     pub file: Arc<str>,
     /// Counted from 1, blank and comment lines included.
     pub line: usize,
+    /// Which scenario of the whole input this is, from 0: valid and invalid
+    /// lines of every file in order, blank and comment lines not counted.
+    /// A shard is chosen by it.
+    pub position: usize,
 }
 
 impl fmt::Display for Location {

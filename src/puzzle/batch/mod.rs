@@ -23,11 +23,14 @@ use reel::{AtomicFile, EncodeError, Prepared};
 
 mod format;
 mod lines;
+pub mod manifest;
 mod names;
+mod shard;
 
-pub use format::{Format, UnknownFormat};
+pub use format::{Format, UnknownFormat, Written};
 pub use lines::{InvalidLine, LineProblem, Location};
 pub use names::{check_name, NameError, MAX_NAME_BYTES};
+pub use shard::{Shard, ShardError};
 
 use lines::split_line;
 use names::{default_name, default_stem};
@@ -38,6 +41,7 @@ use crate::puzzle::progress::NoProgress;
 use crate::puzzle::rules::scenario::{Outcome, Scenario};
 use crate::puzzle::TEMPORARY_PREFIX;
 use crate::text_input::BoundedLines;
+use manifest::Fingerprinted;
 
 /// One scenario to render.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -71,6 +75,10 @@ pub struct Batch {
     invalid: Vec<InvalidLine>,
     /// Lower-cased names taken so far, and by which line.
     names: HashMap<String, Location>,
+    /// Scenario lines read so far, valid or not.
+    scenarios: usize,
+    /// What this batch's temporary files' names begin with.
+    temporary_prefix: String,
 }
 
 impl Batch {
@@ -79,8 +87,50 @@ impl Batch {
     pub fn new(settle_first: bool) -> Batch {
         Batch {
             settle_first,
+            temporary_prefix: TEMPORARY_PREFIX.to_string(),
             ..Batch::default()
         }
+    }
+
+    /// The beginning of the names of the hidden temporary files this batch
+    /// writes its files through: one shard's own (`.shubbles-batch-3-of-8-`),
+    /// so that what a killed run of the shard left can be told from the
+    /// files of other shards still being written in the same folder.
+    pub fn temporary_prefix(&self) -> &str {
+        &self.temporary_prefix
+    }
+
+    /// Names this batch's temporary files as `shard`'s.
+    pub fn set_shard(&mut self, shard: Shard) {
+        self.temporary_prefix = format!(
+            "{TEMPORARY_PREFIX}batch-{}-of-{}-",
+            shard.index(),
+            shard.count()
+        );
+    }
+
+    /// Removes from `out_dir` the temporary files a killed run of this
+    /// shard left (a kill no process can catch, `SIGKILL`, leaves the one
+    /// file each thread was writing); returns how many.
+    pub fn remove_leftovers(&self, out_dir: &Path) -> io::Result<usize> {
+        let mut removed = 0;
+        for entry in std::fs::read_dir(out_dir)? {
+            let entry = entry?;
+            let name = entry.file_name();
+            let name = name.to_string_lossy();
+            let rest = name.strip_prefix(self.temporary_prefix.as_str());
+            // Exactly what reel makes: the prefix, 8 letters or digits, .tmp.
+            let ours = rest.is_some_and(|rest| {
+                rest.len() == 12
+                    && rest.ends_with(".tmp")
+                    && rest[..8].bytes().all(|b| b.is_ascii_alphanumeric())
+            });
+            if ours && entry.file_type()?.is_file() {
+                std::fs::remove_file(entry.path())?;
+                removed += 1;
+            }
+        }
+        Ok(removed)
     }
 
     /// Reads every line of `input`, the contents of `file` (`-` for standard
@@ -100,16 +150,18 @@ impl Batch {
             let location = Location {
                 file: Arc::clone(&file),
                 line: number,
+                position: self.scenarios,
             };
             let read = match line {
                 Ok((_, text)) => self.read_line(&text, &stem, &location),
                 Err(error) => Err(LineProblem::of_text(error.problem)?),
             };
             match read {
-                Ok(None) => {}
+                Ok(None) => continue,
                 Ok(Some(job)) => self.jobs.push(job),
                 Err(problem) => self.invalid.push(InvalidLine { location, problem }),
             }
+            self.scenarios += 1;
         }
         Ok(())
     }
@@ -162,6 +214,21 @@ impl Batch {
         &self.invalid
     }
 
+    /// How many scenario lines the input has, valid or not: the positions
+    /// run from 0 to this.
+    pub fn scenarios(&self) -> usize {
+        self.scenarios
+    }
+
+    /// Keeps only the lines (valid and invalid) whose position `keep`
+    /// accepts: a shard's, or those a resumed run has still to render.
+    /// Names were given over the whole input, so every line keeps the file
+    /// name it has in a run of everything.
+    pub fn retain(&mut self, keep: impl Fn(usize) -> bool) {
+        self.jobs.retain(|job| keep(job.location.position));
+        self.invalid.retain(|line| keep(line.location.position));
+    }
+
     /// Writes every job into `out_dir` (which must exist), in parallel on
     /// the current rayon pool, and returns each job's result in input order.
     /// One job's failure never stops the others.
@@ -202,7 +269,13 @@ impl Batch {
             let send = (started > 0).then_some(send);
             self.jobs.par_iter().enumerate().for_each_with(
                 send,
-                |send, (index, job)| match draw_job(job, format, options, out_dir) {
+                |send, (index, job)| match draw_job(
+                    job,
+                    format,
+                    options,
+                    out_dir,
+                    &self.temporary_prefix,
+                ) {
                     Ok(drawn) => {
                         let unsent = match send {
                             Some(send) => send
@@ -257,6 +330,12 @@ pub struct Rendered {
     pub path: PathBuf,
     /// How the run ended (a failed run is rendered too).
     pub outcome: Outcome,
+    /// The GIF's frames, for `gif` and `smooth`.
+    pub frames: Option<usize>,
+    /// The file's size.
+    pub bytes: u64,
+    /// The file's SHA-256, in hexadecimal.
+    pub sha256: String,
 }
 
 /// A job whose file could not be written.
@@ -317,14 +396,23 @@ fn draw_job(
     format: Format,
     options: &RenderOptions,
     out_dir: &Path,
+    temporary_prefix: &str,
 ) -> Result<Drawn, NotWritten> {
     let path = out_dir.join(job.file_name(format));
-    match AtomicFile::new(&path, TEMPORARY_PREFIX)
-        .prepare(|out| format.write(&job.scenario, options, out))
-    {
-        Ok((outcome, file)) => Ok(Drawn {
+    match AtomicFile::new(&path, temporary_prefix).prepare(|out| {
+        let mut fingerprinted = Fingerprinted::new(out);
+        let written = format.write(&job.scenario, options, &mut fingerprinted)?;
+        Ok::<_, EncodeError>((written, fingerprinted.fingerprint()))
+    }) {
+        Ok(((written, (bytes, sha256)), file)) => Ok(Drawn {
             location: job.location.clone(),
-            rendered: Rendered { path, outcome },
+            rendered: Rendered {
+                path,
+                outcome: written.outcome,
+                frames: written.frames,
+                bytes,
+                sha256,
+            },
             file,
         }),
         Err(error) => Err(NotWritten {
