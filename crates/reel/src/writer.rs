@@ -149,6 +149,50 @@ where
     Ok(summary)
 }
 
+/// The buffers of a GIF being written, a few hundred kilobytes: kept by
+/// the thread once a GIF is finished and taken by its next one, since
+/// `batch` writes thousands of short GIFs per thread and allocating (and
+/// the kernel zeroing) them afresh was a tenth of its time.
+#[derive(Default)]
+struct Workspace {
+    /// The palette index of every pixel of the picture before; empty until
+    /// the first picture.
+    shown: Vec<u8>,
+    /// The indices of the region being compared, row after row.
+    region: Vec<u8>,
+    /// The changed rectangle with unchanged pixels transparent.
+    transparent_patch: Vec<u8>,
+    /// The changed rectangle as it is.
+    opaque_patch: Vec<u8>,
+    /// Compressing here rather than in the `gif` crate gives the same
+    /// bytes, only faster (see the `lzw` module).
+    lzw: LzwEncoder,
+    /// The other candidate's compressed bytes, and a spare buffer.
+    candidate: Vec<u8>,
+    spare: Vec<u8>,
+}
+
+thread_local! {
+    static WORKSPACE: std::cell::RefCell<Option<Workspace>> = const { std::cell::RefCell::new(None) };
+}
+
+impl Workspace {
+    /// The thread's workspace if it has one, else a new one; ready for a
+    /// first picture.
+    fn take() -> Workspace {
+        let mut work = WORKSPACE
+            .with(|kept| kept.borrow_mut().take())
+            .unwrap_or_default();
+        work.shown.clear();
+        work
+    }
+
+    /// Keeps this workspace for the thread's next GIF.
+    fn keep(self) {
+        WORKSPACE.with(|kept| *kept.borrow_mut() = Some(self));
+    }
+}
+
 /// A frame encoded and waiting to be written: a run of equal pictures may
 /// still add to its delay, and the last frame takes the hold.
 struct Staged {
@@ -169,20 +213,7 @@ pub struct GifWriter<'p, W: Write> {
     width: usize,
     height: usize,
     playback: Playback,
-    /// The palette index of every pixel of the picture before.
-    shown: Vec<u8>,
-    /// The indices of the region being compared, row after row.
-    region: Vec<u8>,
-    /// The changed rectangle with unchanged pixels transparent.
-    transparent_patch: Vec<u8>,
-    /// The changed rectangle as it is.
-    opaque_patch: Vec<u8>,
-    /// Compressing here rather than in the `gif` crate gives the same
-    /// bytes, only faster (see the `lzw` module).
-    lzw: LzwEncoder,
-    /// The other candidate's compressed bytes, and a spare buffer.
-    candidate: Vec<u8>,
-    spare: Vec<u8>,
+    work: Workspace,
     staged: Option<Staged>,
     frames_written: usize,
     duration_cs: u64,
@@ -220,13 +251,7 @@ impl<'p, W: Write> GifWriter<'p, W> {
             width: width as usize,
             height: height as usize,
             playback: *playback,
-            shown: Vec::new(),
-            region: Vec::new(),
-            transparent_patch: Vec::new(),
-            opaque_patch: Vec::new(),
-            lzw: LzwEncoder::default(),
-            candidate: Vec::new(),
-            spare: Vec::new(),
+            work: Workspace::take(),
             staged: None,
             frames_written: 0,
             duration_cs: 0,
@@ -247,11 +272,11 @@ impl<'p, W: Write> GifWriter<'p, W> {
         region: Rectangle,
         delay: u16,
     ) -> Result<(), EncodeError> {
-        if self.shown.is_empty() {
-            self.palette.indices_into(pixmap, &mut self.shown);
-            let mut data = std::mem::take(&mut self.spare);
+        if self.work.shown.is_empty() {
+            self.palette.indices_into(pixmap, &mut self.work.shown);
+            let mut data = std::mem::take(&mut self.work.spare);
             data.clear();
-            self.lzw.encode(&self.shown, &mut data);
+            self.work.lzw.encode(&self.work.shown, &mut data);
             let stored = Rectangle::whole(pixmap);
             return self.stage(Staged {
                 stored,
@@ -262,7 +287,7 @@ impl<'p, W: Write> GifWriter<'p, W> {
         }
         let region = region.within(self.width, self.height);
         self.map_region(pixmap, region);
-        match changed_rectangle(&self.shown, &self.region, region, self.width) {
+        match changed_rectangle(&self.work.shown, &self.work.region, region, self.width) {
             None => self.push_unchanged(delay),
             Some(changed) => {
                 let staged = self.encode_change(region, changed, delay);
@@ -277,14 +302,14 @@ impl<'p, W: Write> GifWriter<'p, W> {
         let mut lookup = Lookup::new(self.palette);
         // Filling a sized buffer (rather than pushing) keeps the loop free
         // of capacity checks: this runs for every pixel that may change.
-        self.region.clear();
-        self.region.resize(region.width * region.height, 0);
+        self.work.region.clear();
+        self.work.region.resize(region.width * region.height, 0);
         if region.width == 0 {
             return;
         }
         let first = region.top * self.width + region.left;
         let mut last = (pixels[first], lookup.index(pixels[first]));
-        let rows = self.region.chunks_exact_mut(region.width);
+        let rows = self.work.region.chunks_exact_mut(region.width);
         for (y, indices) in (region.top..).zip(rows) {
             let start = y * self.width + region.left;
             let row = &pixels[start..start + region.width];
@@ -326,23 +351,23 @@ impl<'p, W: Write> GifWriter<'p, W> {
         let rows = changed.top..changed.top + changed.height;
         // Which indices the changed pixels use.
         let mut used = [false; 256];
-        self.opaque_patch.clear();
+        self.work.opaque_patch.clear();
         for row in rows.clone() {
-            let now = &self.region[now_row(row)];
-            for (&index, &before) in now.iter().zip(&self.shown[shown_row(row)]) {
+            let now = &self.work.region[now_row(row)];
+            for (&index, &before) in now.iter().zip(&self.work.shown[shown_row(row)]) {
                 if index != before {
                     used[usize::from(index)] = true;
                 }
             }
-            self.opaque_patch.extend_from_slice(now);
+            self.work.opaque_patch.extend_from_slice(now);
         }
         // How often each candidate's next pixel differs from the one
         // before, on every fourth row: runs are what LZW compresses, so
         // the counts tell when one candidate is sure to be the smaller.
         let (mut opaque_breaks, mut transparent_breaks) = (0usize, 0usize);
         for row in rows.clone().step_by(4) {
-            let now = &self.region[now_row(row)];
-            let before = &self.shown[shown_row(row)];
+            let now = &self.work.region[now_row(row)];
+            let before = &self.work.shown[shown_row(row)];
             // Unchanged pixels are one symbol, past every index.
             const UNCHANGED: u16 = 256;
             let symbol = |i: usize| {
@@ -368,31 +393,34 @@ impl<'p, W: Write> GifWriter<'p, W> {
         let free = (0..self.palette.len()).find(|&i| !used[i]).map(|i| i as u8);
         let mut best: Option<(Vec<u8>, Option<u8>)> = None;
         if let Some(free) = free {
-            self.transparent_patch.clear();
+            self.work.transparent_patch.clear();
             for row in rows.clone() {
-                let now = &self.region[now_row(row)];
-                let before = &self.shown[shown_row(row)];
-                self.transparent_patch
-                    .extend(
-                        now.iter()
-                            .zip(before)
-                            .map(|(&index, &before)| if index == before { free } else { index }),
-                    );
+                let now = &self.work.region[now_row(row)];
+                let before = &self.work.shown[shown_row(row)];
+                self.work.transparent_patch.extend(
+                    now.iter()
+                        .zip(before)
+                        .map(|(&index, &before)| if index == before { free } else { index }),
+                );
             }
-            let mut encoded = std::mem::take(&mut self.spare);
+            let mut encoded = std::mem::take(&mut self.work.spare);
             encoded.clear();
-            self.lzw.encode(&self.transparent_patch, &mut encoded);
+            self.work
+                .lzw
+                .encode(&self.work.transparent_patch, &mut encoded);
             best = Some((encoded, Some(free)));
         }
         if free.is_none() || opaque_breaks < 2 * transparent_breaks {
-            let mut encoded = std::mem::take(&mut self.candidate);
+            let mut encoded = std::mem::take(&mut self.work.candidate);
             encoded.clear();
-            self.lzw.encode(&self.opaque_patch, &mut encoded);
+            self.work.lzw.encode(&self.work.opaque_patch, &mut encoded);
             match &best {
-                Some((smallest, _)) if smallest.len() <= encoded.len() => self.candidate = encoded,
+                Some((smallest, _)) if smallest.len() <= encoded.len() => {
+                    self.work.candidate = encoded
+                }
                 _ => {
                     if let Some((beaten, _)) = best.replace((encoded, None)) {
-                        self.candidate = beaten;
+                        self.work.candidate = beaten;
                     }
                 }
             }
@@ -400,7 +428,8 @@ impl<'p, W: Write> GifWriter<'p, W> {
         let (data, transparent) = best.unwrap_or_default();
         for row in rows {
             let start = (row - region.top) * region.width + (changed.left - region.left);
-            self.shown[shown_row(row)].copy_from_slice(&self.region[start..start + changed.width]);
+            self.work.shown[shown_row(row)]
+                .copy_from_slice(&self.work.region[start..start + changed.width]);
         }
         Staged {
             stored: changed,
@@ -414,7 +443,7 @@ impl<'p, W: Write> GifWriter<'p, W> {
     /// find that out: its frame's delay grows when repeats fold, otherwise
     /// it is a frame of one transparent pixel. Only after a first `push`.
     pub fn push_unchanged(&mut self, delay: u16) -> Result<(), EncodeError> {
-        debug_assert!(!self.shown.is_empty(), "nothing to repeat yet");
+        debug_assert!(!self.work.shown.is_empty(), "nothing to repeat yet");
         if self.playback.fold_repeats {
             if let Some(staged) = &mut self.staged {
                 if let Some(sum) = staged.delay.checked_add(delay) {
@@ -423,9 +452,9 @@ impl<'p, W: Write> GifWriter<'p, W> {
                 }
             }
         }
-        let mut data = std::mem::take(&mut self.spare);
+        let mut data = std::mem::take(&mut self.work.spare);
         data.clear();
-        self.lzw.encode(&[0], &mut data);
+        self.work.lzw.encode(&[0], &mut data);
         self.stage(Staged {
             stored: Rectangle {
                 left: 0,
@@ -466,7 +495,7 @@ impl<'p, W: Write> GifWriter<'p, W> {
         self.encoder.write_lzw_pre_encoded_frame(&gif_frame)?;
         self.frames_written += 1;
         self.duration_cs += u64::from(staged.delay);
-        self.spare = staged.data;
+        self.work.spare = staged.data;
         Ok(())
     }
 
@@ -484,6 +513,7 @@ impl<'p, W: Write> GifWriter<'p, W> {
             frames: self.frames_written,
             duration_cs: self.duration_cs,
         };
+        self.work.keep();
         let buffered = self.encoder.into_inner()?;
         let out = buffered
             .into_inner()
