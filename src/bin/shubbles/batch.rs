@@ -38,6 +38,7 @@ pub fn run_batch(args: &BatchArgs) -> Ending {
     // name costs nothing but the message; and every shard of the input
     // sees all of it, so that positions and names are the same in each.
     let mut batch = Batch::new(args.settle);
+    batch.set_shard(shard);
     for file in &args.files {
         let label = file.to_string_lossy();
         let read = if label == "-" {
@@ -49,8 +50,6 @@ pub fn run_batch(args: &BatchArgs) -> Ending {
             return Ending::Error(anyhow::anyhow!("cannot read {label}: {error}"));
         }
     }
-    batch.retain(|position| shard.contains(position));
-    batch.set_shard(shard);
     if let Err(error) = fs::create_dir_all(&args.out_dir) {
         return Ending::Error(anyhow::anyhow!(
             "cannot create {}: {error}",

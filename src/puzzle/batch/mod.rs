@@ -79,6 +79,9 @@ pub struct Batch {
     scenarios: usize,
     /// What this batch's temporary files' names begin with.
     temporary_prefix: String,
+    /// The lines kept as they are read; the others are only counted and
+    /// their names taken.
+    shard: Shard,
 }
 
 impl Batch {
@@ -88,6 +91,7 @@ impl Batch {
         Batch {
             settle_first,
             temporary_prefix: TEMPORARY_PREFIX.to_string(),
+            shard: Shard::WHOLE,
             ..Batch::default()
         }
     }
@@ -100,8 +104,14 @@ impl Batch {
         &self.temporary_prefix
     }
 
-    /// Names this batch's temporary files as `shard`'s.
+    /// Keeps only `shard`'s lines of what is added from now on (every line
+    /// is still read, checked and counted, and its name taken, so that the
+    /// shard's lines have their positions and names of a run of
+    /// everything; the others are not kept, which is most of the memory a
+    /// large input takes), and names this batch's temporary files as the
+    /// shard's.
     pub fn set_shard(&mut self, shard: Shard) {
+        self.shard = shard;
         self.temporary_prefix = format!(
             "{TEMPORARY_PREFIX}batch-{}-of-{}-",
             shard.index(),
@@ -156,10 +166,12 @@ impl Batch {
                 Ok((_, text)) => self.read_line(&text, &stem, &location),
                 Err(error) => Err(LineProblem::of_text(error.problem)?),
             };
+            let ours = self.shard.contains(location.position);
             match read {
                 Ok(None) => continue,
-                Ok(Some(job)) => self.jobs.push(job),
-                Err(problem) => self.invalid.push(InvalidLine { location, problem }),
+                Ok(Some(job)) if ours => self.jobs.push(job),
+                Err(problem) if ours => self.invalid.push(InvalidLine { location, problem }),
+                Ok(Some(_)) | Err(_) => {}
             }
             self.scenarios += 1;
         }

@@ -118,6 +118,13 @@ impl Shard {
     }
 }
 
+/// All of the input.
+impl Default for Shard {
+    fn default() -> Shard {
+        Shard::WHOLE
+    }
+}
+
 impl fmt::Display for Shard {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}/{}", self.index, self.count)
