@@ -14,7 +14,7 @@ const EXAMPLES: &str = "\
 Examples:
   shubbles .........@...o....ooo..xox... '+>|<-v+^+'     # writes shubbles.gif
   echo '.........@...o....ooo..xox... +>|<-v+^+' | shubbles -o fig1a.gif
-  shubbles text .........@...o....ooo..xox... -+<        # prints the final state
+  shubbles text .........@...o....ooo..xox... '-+<'      # prints the final state
   shubbles demo                                          # Figure 1(a), no input needed
   shubbles smooth .........@...o....ooo..xox... '+>|' --caption   # 20 fps motion
 
@@ -589,7 +589,7 @@ Usage: shubbles [COMMAND] [STATE [OPS]] [-o FILE]
   shubbles demo                                        # writes shubbles.gif
   shubbles .........@...o....ooo..xox... '+>|<-v+^+'   # your own run, one frame a second
   shubbles smooth .........@...o....ooo..xox... '+>|'  # 20 fps motion
-  shubbles text .........@...o....ooo..xox... -+<      # the final state
+  shubbles text .........@...o....ooo..xox... '-+<'    # the final state
   shubbles solve .........@...o....ooo..xox...         # a shortest answer
   echo '.........@...o....ooo..xox... +>' | shubbles -o run.gif
 
