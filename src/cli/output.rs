@@ -12,21 +12,18 @@ use super::ending::Ending;
 /// Writes `path` through `write`, whole or not at all (see
 /// [`reel::write_atomically`]; `temporary_prefix` begins the hidden
 /// temporary file's name), with the path in the message of any error.
-/// Returns how many bytes were written.
-pub fn write_file(
+/// Returns what `write` returned and how many bytes it wrote.
+pub fn write_file<T>(
     path: &Path,
     temporary_prefix: &str,
-    write: impl FnOnce(&mut dyn Write) -> anyhow::Result<()>,
-) -> anyhow::Result<u64> {
-    let mut bytes = 0;
+    write: impl FnOnce(&mut dyn Write) -> anyhow::Result<T>,
+) -> anyhow::Result<(T, u64)> {
     reel::write_atomically(path, temporary_prefix, |out| {
         let mut counted = Counted { out, bytes: 0 };
-        let written = write(&mut counted);
-        bytes = counted.bytes;
-        written
+        let written = write(&mut counted)?;
+        anyhow::Ok((written, counted.bytes))
     })
-    .with_context(|| format!("cannot write {}", path.display()))?;
-    Ok(bytes)
+    .with_context(|| format!("cannot write {}", path.display()))
 }
 
 /// A writer that counts the bytes it passes on.
@@ -49,17 +46,17 @@ impl Write for Counted<'_> {
 
 /// Writes an output (`what`, for example "GIF") to `path` as
 /// [`write_file`] does, or to standard output for `-`, but never to a
-/// terminal, where it would only be noise. Returns the bytes written to a
-/// file, `None` for standard output.
-pub fn write_output(
+/// terminal, where it would only be noise. Returns what `write` returned
+/// and the bytes written to a file (`None` for standard output).
+pub fn write_output<T>(
     path: &Path,
     what: &str,
     temporary_prefix: &str,
-    write: impl FnOnce(&mut dyn Write) -> anyhow::Result<()>,
-) -> Result<Option<u64>, Ending> {
+    write: impl FnOnce(&mut dyn Write) -> anyhow::Result<T>,
+) -> Result<(T, Option<u64>), Ending> {
     if !is_standard_output(path) {
         return write_file(path, temporary_prefix, write)
-            .map(Some)
+            .map(|(written, bytes)| (written, Some(bytes)))
             .map_err(Ending::Error);
     }
     if io::stdout().is_terminal() {
@@ -69,8 +66,10 @@ pub fn write_output(
     }
     let mut out = BufWriter::new(io::stdout().lock());
     write(&mut out)
-        .and_then(|()| out.flush().context("cannot write to standard output"))
-        .map(|()| None)
+        .and_then(|written| {
+            out.flush().context("cannot write to standard output")?;
+            Ok((written, None))
+        })
         .map_err(Ending::Error)
 }
 

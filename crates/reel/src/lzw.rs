@@ -148,7 +148,6 @@ impl LzwEncoder {
             // `current` then `symbol` is a new string. The dictionary always
             // gains a code, even as it fills up (a full one is cleared just
             // below, before any use).
-            let slot = usize::from(current) * alphabet + usize::from(symbol);
             let successors = &mut self.successors[usize::from(current)];
             let entered = *successors != SHORT_LIST;
             *successors = (*successors + 1).min(SHORT_LIST + 1);

@@ -600,6 +600,7 @@ fn changed_rectangle(
         height: bottom - top + 1,
     })
 }
+
 #[cfg(test)]
 mod tests {
     use std::io;
@@ -611,17 +612,10 @@ mod tests {
 
     const INKS: [[u8; 3]; 3] = [[236, 239, 243], [30, 100, 220], [214, 40, 40]];
 
-    /// Squares on a background: picture `n` is a blue square at `n` pixels
-    /// from the left, and a red one when `n` is odd.
-    struct Squares(Palette);
+    /// A painter of numbered test pictures, drawn by a function.
+    struct Drawn(Palette, fn(u32, &mut Pixmap));
 
-    impl Squares {
-        fn new() -> Squares {
-            Squares(Palette::new(INKS.to_vec()).unwrap())
-        }
-    }
-
-    impl Painter for Squares {
+    impl Painter for Drawn {
         type Picture = u32;
 
         fn canvas_size(&self) -> (u32, u32) {
@@ -633,18 +627,28 @@ mod tests {
         }
 
         fn paint(&self, &n: &u32, canvas: &mut Pixmap) {
-            let [r, g, b] = INKS[0];
-            canvas.fill(Color::from_rgba8(r, g, b, 255));
-            let mut square = |left: u32, ink: [u8; 3]| {
-                let mut paint = Paint::default();
-                paint.set_color_rgba8(ink[0], ink[1], ink[2], 255);
-                let rect = Rect::from_xywh(left as f32, 10.0, 8.0, 8.0).unwrap();
-                canvas.fill_rect(rect, &paint, Transform::identity(), None);
-            };
-            square(n, INKS[1]);
-            if n % 2 == 1 {
-                square(40, INKS[2]);
-            }
+            (self.1)(n, canvas);
+        }
+    }
+
+    /// Squares on a background: picture `n` is a blue square at `n` pixels
+    /// from the left, and a red one when `n` is odd.
+    fn squares() -> Drawn {
+        Drawn(Palette::new(INKS.to_vec()).unwrap(), paint_squares)
+    }
+
+    fn paint_squares(n: u32, canvas: &mut Pixmap) {
+        let [r, g, b] = INKS[0];
+        canvas.fill(Color::from_rgba8(r, g, b, 255));
+        let mut square = |left: u32, ink: [u8; 3]| {
+            let mut paint = Paint::default();
+            paint.set_color_rgba8(ink[0], ink[1], ink[2], 255);
+            let rect = Rect::from_xywh(left as f32, 10.0, 8.0, 8.0).unwrap();
+            canvas.fill_rect(rect, &paint, Transform::identity(), None);
+        };
+        square(n, INKS[1]);
+        if n % 2 == 1 {
+            square(40, INKS[2]);
         }
     }
 
@@ -658,7 +662,7 @@ mod tests {
     fn reel(pictures: &[u32]) -> Vec<u8> {
         let mut bytes = Vec::new();
         let written = write_reel(
-            &Squares::new(),
+            &squares(),
             shots(pictures, 100),
             &Playback::default(),
             &mut bytes,
@@ -676,7 +680,7 @@ mod tests {
         assert_eq!((decoded.width, decoded.height), (64, 48));
         assert_eq!(decoded.repeat, Repeat::Infinite);
         assert_eq!(&decoded.palette[..9], INKS.as_flattened());
-        let painter = Squares::new();
+        let painter = squares();
         let mut canvas = Pixmap::new(64, 48).unwrap();
         assert_eq!(decoded.frames.len(), pictures.len());
         for (&n, frame) in pictures.iter().zip(&decoded.frames) {
@@ -715,7 +719,7 @@ mod tests {
     fn an_unchanged_picture_costs_the_same_bytes_painted_or_not() {
         // Pushing an unchanged canvas and pushing "unchanged" write the
         // same bytes.
-        let painter = Squares::new();
+        let painter = squares();
         let mut canvas = Pixmap::new(64, 48).unwrap();
         painter.paint(&5, &mut canvas);
         let playback = Playback::default();
@@ -739,7 +743,7 @@ mod tests {
             picture: 2,
             delay_cs: 300,
         });
-        write_reel(&Squares::new(), all, &Playback::default(), &mut bytes).unwrap();
+        write_reel(&squares(), all, &Playback::default(), &mut bytes).unwrap();
         let delays: Vec<u16> = decode_gif(&bytes)
             .unwrap()
             .frames
@@ -761,7 +765,7 @@ mod tests {
             }
         }
         let error = write_reel(
-            &Squares::new(),
+            &squares(),
             shots(&[0, 1, 2], 100),
             &Playback::default(),
             Full,
@@ -830,13 +834,8 @@ mod tests {
 
     fn reel_with(pictures: &[u32], delay_cs: u16, playback: Playback) -> (Vec<u8>, ReelSummary) {
         let mut bytes = Vec::new();
-        let summary = write_reel(
-            &Squares::new(),
-            shots(pictures, delay_cs),
-            &playback,
-            &mut bytes,
-        )
-        .unwrap();
+        let summary =
+            write_reel(&squares(), shots(pictures, delay_cs), &playback, &mut bytes).unwrap();
         (bytes, summary)
     }
 
@@ -901,7 +900,7 @@ mod tests {
                 duration_cs: 35
             }
         );
-        let painter = Squares::new();
+        let painter = squares();
         let mut canvas = Pixmap::new(64, 48).unwrap();
         for (&n, frame) in [0, 1, 2, 0].iter().zip(&decoded.frames) {
             painter.paint(&n, &mut canvas);
@@ -944,36 +943,22 @@ mod tests {
 
     /// Stripes of every colour, moved `n % 100` pixels; from 100 on, with
     /// the two corner pixels painted over.
-    struct Stripes(Palette);
-
-    impl Painter for Stripes {
-        type Picture = u32;
-
-        fn canvas_size(&self) -> (u32, u32) {
-            (64, 48)
-        }
-
-        fn palette(&self) -> &Palette {
-            &self.0
-        }
-
-        fn paint(&self, &n: &u32, canvas: &mut Pixmap) {
-            let width = canvas.width();
-            let last = canvas.data().len() / 4 - 1;
-            for (i, pixel) in canvas.data_mut().chunks_exact_mut(4).enumerate() {
-                let x = i as u32 % width + n % 100;
-                let mut ink = INKS[((x / 3 + x / 5) % 3) as usize];
-                if n >= 100 && (i == 0 || i == last) {
-                    ink = if ink == INKS[2] { INKS[1] } else { INKS[2] };
-                }
-                pixel.copy_from_slice(&[ink[0], ink[1], ink[2], 255]);
+    fn paint_stripes(n: u32, canvas: &mut Pixmap) {
+        let width = canvas.width();
+        let last = canvas.data().len() / 4 - 1;
+        for (i, pixel) in canvas.data_mut().chunks_exact_mut(4).enumerate() {
+            let x = i as u32 % width + n % 100;
+            let mut ink = INKS[((x / 3 + x / 5) % 3) as usize];
+            if n >= 100 && (i == 0 || i == last) {
+                ink = if ink == INKS[2] { INKS[1] } else { INKS[2] };
             }
+            pixel.copy_from_slice(&[ink[0], ink[1], ink[2], 255]);
         }
     }
 
     #[test]
     fn each_frame_is_stored_in_the_smaller_encoding() {
-        let painter = Stripes(Palette::new(INKS.to_vec()).unwrap());
+        let painter = Drawn(Palette::new(INKS.to_vec()).unwrap(), paint_stripes);
         let pictures = [0, 1, 2, 102];
         let mut bytes = Vec::new();
         write_reel(

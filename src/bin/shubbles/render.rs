@@ -113,20 +113,17 @@ pub fn render(source: &Source, args: &OutputArgs, style: GifStyle) -> Ending {
     if let Err(message) = check_gif_name(&path) {
         return Ending::Invalid(message);
     }
-    let mut summary = None;
     let written = write_output(&path, "GIF", TEMPORARY_PREFIX, |out| {
-        summary = Some(style.write(source.frames(), &options, out)?);
-        Ok(())
+        style.write(source.frames(), &options, out)
     });
-    match (written, summary) {
-        (Ok(bytes), Some(summary)) => {
+    match written {
+        Ok((summary, bytes)) => {
             if let (Some(bytes), false) = (bytes, args.quiet.quiet) {
                 say(&wrote_animation(&path, &summary, bytes));
             }
             report_outcome(source, bytes.is_none())
         }
-        (Ok(_), None) => Ending::Error(anyhow::anyhow!("no GIF was written")),
-        (Err(ending), _) => ending,
+        Err(ending) => ending,
     }
 }
 
@@ -185,7 +182,7 @@ pub fn png(args: &PngArgs) -> Ending {
         Ok(())
     });
     match written {
-        Ok(bytes) => {
+        Ok(((), bytes)) => {
             if let (Some(bytes), false) = (bytes, args.quiet.quiet) {
                 let (width, height) = renderer.canvas_size();
                 say(&format!(

@@ -131,17 +131,15 @@ pub fn solve_command(args: &SolveArgs) -> Ending {
             settle_first: scenario.settle_first,
         };
         for (path, style) in paths() {
-            let mut summary = None;
             let written = write_output(path, "GIF", TEMPORARY_PREFIX, |out| {
-                summary = Some(style.write(answer.frames(), &options, out)?);
-                Ok(())
+                style.write(answer.frames(), &options, out)
             });
-            match (written, summary) {
-                (Ok(Some(bytes)), Some(summary)) if !args.quiet => {
+            match written {
+                Ok((summary, Some(bytes))) if !args.quiet => {
                     say(&wrote_animation(path, &summary, bytes));
                 }
-                (Ok(_), _) => {}
-                (Err(ending), _) => return ending,
+                Ok(_) => {}
+                Err(ending) => return ending,
             }
         }
     }

@@ -233,7 +233,7 @@ impl Batch {
     }
 
     /// Keeps only the lines (valid and invalid) whose position `keep`
-    /// accepts: a shard's, or those a resumed run has still to render.
+    /// accepts: those a resumed run has still to render.
     /// Names were given over the whole input, so every line keeps the file
     /// name it has in a run of everything.
     pub fn retain(&mut self, keep: impl Fn(usize) -> bool) {
