@@ -744,13 +744,7 @@ mod tests {
             delay_cs: 300,
         });
         write_reel(&squares(), all, &Playback::default(), &mut bytes).unwrap();
-        let delays: Vec<u16> = decode_gif(&bytes)
-            .unwrap()
-            .frames
-            .iter()
-            .map(|frame| frame.delay_cs)
-            .collect();
-        assert_eq!(delays, [5, 5, 300]);
+        assert_eq!(delays_of(&bytes), [5, 5, 300]);
     }
 
     #[test]
@@ -839,6 +833,11 @@ mod tests {
         (bytes, summary)
     }
 
+    fn delays_of(bytes: &[u8]) -> Vec<u16> {
+        let decoded = decode_gif(bytes).unwrap();
+        decoded.frames.iter().map(|f| f.delay_cs).collect()
+    }
+
     fn netscape_extensions(bytes: &[u8]) -> usize {
         bytes.windows(11).filter(|w| w == b"NETSCAPE2.0").count()
     }
@@ -872,12 +871,7 @@ mod tests {
             ..Playback::default()
         };
         let (bytes, summary) = reel_with(&[0, 1, 2], 5, playback);
-        let delays: Vec<u16> = decode_gif(&bytes)
-            .unwrap()
-            .frames
-            .iter()
-            .map(|f| f.delay_cs)
-            .collect();
+        let delays = delays_of(&bytes);
         assert_eq!(delays, [5, 5, 250]);
         assert_eq!(summary.duration_cs, 260);
     }
@@ -915,12 +909,7 @@ mod tests {
             ..fold
         };
         let (bytes, _) = reel_with(&[3, 4, 4, 4], 5, held);
-        let delays: Vec<u16> = decode_gif(&bytes)
-            .unwrap()
-            .frames
-            .iter()
-            .map(|f| f.delay_cs)
-            .collect();
+        let delays = delays_of(&bytes);
         assert_eq!(delays, [5, 200]);
     }
 
@@ -931,12 +920,7 @@ mod tests {
             ..Playback::default()
         };
         let (bytes, summary) = reel_with(&[7, 7, 7], 30_000, fold);
-        let delays: Vec<u16> = decode_gif(&bytes)
-            .unwrap()
-            .frames
-            .iter()
-            .map(|f| f.delay_cs)
-            .collect();
+        let delays = delays_of(&bytes);
         assert_eq!(delays, [60_000, 30_000]);
         assert_eq!(summary.duration_cs, 90_000);
     }
