@@ -14,6 +14,10 @@ Examples:
   katazuke events match.ktz > match.jsonl
   katazuke fmt match.ktz -o match.ktz                     # canonical rewrite
   katazuke ascii match.ktz --turn 1:9                     # the board after game 1, turn 9
+  katazuke play --A builtin --B builtin:greedy --clock virtual -o match.ktz
+  katazuke play --A 'python3 examples/katazuke/player.py' --B builtin --gif match.gif
+  katazuke suggest match.ktz --at 1:9                     # the engine's turn after game 1, turn 9
+  katazuke tournament builtin builtin:greedy builtin:random --fields 4 -j 2
 
 MATCH is a .ktz match log (KATAZUKE.md §11), or - for standard input.
 Exit status: 0 valid, 2 a malformed log or bad usage, 3 a rule broken,
@@ -84,7 +88,59 @@ Examples:
   katazuke ascii match.ktz --turn 1:9     # after game 1, turn 9 (1:0 is the start)
   katazuke ascii match.ktz --every        # after every turn")]
     Ascii(AsciiArgs),
+    /// Play a match between two players (programs over the line protocol,
+    /// built-in players or a person), refereed as it goes (KATAZUKE.md
+    /// §15.1).
+    #[command(after_help = PLAY_HELP)]
+    Play(PlayArgs),
+    /// The engine's best turn in a position of a match log, which may stop
+    /// anywhere (KATAZUKE.md §15.2).
+    #[command(after_help = "\
+Examples:
+  katazuke suggest match.ktz                  # where the log stops
+  katazuke suggest match.ktz --at 1:9         # after game 1, turn 9 (1:0 is the start)
+  katazuke suggest match.ktz --at 2:4 --level 5 --json
+
+The search is alpha-beta with iterative deepening and a transposition
+table, under the virtual clock of §15.1; the score is the expected
+territory difference for the team to move, in cells (objects and time break
+ties, §9.2). On fields of 3x3 or smaller it searches every distinct turn to
+the end of the game and says so (exact).")]
+    Suggest(SuggestArgs),
+    /// Play a round robin (or gauntlet) of players over a set of fields,
+    /// in parallel and resumable, and print the standings with Elo
+    /// (KATAZUKE.md §15.3).
+    #[command(after_help = "\
+Examples:
+  katazuke tournament builtin builtin:greedy builtin:random --fields 4 -j 2
+  katazuke tournament 'python3 bot.py' builtin:2 builtin --gauntlet --results bots.jsonl
+  katazuke tournament builtin:1 builtin:3 --params match.ktz --fields 10 --records matches/
+
+Each pairing plays a full match (two games, first and second swapped) on
+every field. Results are appended to the results file as each match ends;
+run the same command again after an interruption and only the missing
+matches are played. Fields: --params gives the parameters (and, if it has
+them, the start cells of the first field); --fields N seeded practice
+fields otherwise (5x5 to 7x7, --seed).")]
+    Tournament(TournamentArgs),
 }
+
+const PLAY_HELP: &str = "\
+Examples:
+  katazuke play --A builtin --B builtin:greedy --clock virtual -o match.ktz
+  katazuke play --A 'python3 examples/katazuke/player.py' --B builtin --gif match.gif
+  katazuke play --A ./my-bot --B human --params examples/katazuke/practice.ktz
+
+Players: a program's command line (run by sh), builtin (the computer
+player, level 3), builtin:1 to builtin:6, builtin:greedy, builtin:random,
+or human. A program reads the protocol on standard input and answers each
+`go` with one line of steps (README, 'Playing programs'). Under
+--clock wall a turn lasts from `go` to the answer and a program that
+overruns its clock is stopped (timeout); under --clock virtual a turn lasts
+what its steps cost (§15.1) and a program may think --think-ms. A program
+that crashes, closes its output or answers garbage or an illegal turn has
+that turn counted per --illegal; the record says why in the turn's
+comment. The record is valid for `katazuke check`.";
 
 /// What to do with an illegal turn (§10.5).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -162,6 +218,14 @@ pub struct ReplayArgs {
     /// Begin each game at this turn (its frame shows the state after it).
     #[arg(long, value_name = "K")]
     pub from_turn: Option<u32>,
+    /// Add to each turn's caption the engine's preferred turn and how much
+    /// the played one lost, in cells (`?!` 0.3 or more, `?` one or
+    /// more).
+    #[arg(long)]
+    pub annotate: bool,
+    /// With --annotate, the engine's level (1 to 6).
+    #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u8).range(1..=6), requires = "annotate")]
+    pub annotate_level: u8,
 }
 
 #[derive(Args, Debug)]
@@ -184,4 +248,131 @@ pub struct AsciiArgs {
     /// The board after every turn, with a header naming it.
     #[arg(long)]
     pub every: bool,
+}
+
+/// Which clock times the turns (§15.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ClockArg {
+    /// From `go` to the answer, as measured.
+    Wall,
+    /// What the steps cost: reproducible bit for bit.
+    Virtual,
+}
+
+/// What an illegal, garbled or missing answer becomes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum IllegalAnswer {
+    /// A pass, its time charged.
+    Pass,
+    /// The team is out for the game.
+    Out,
+}
+
+/// Where start cells come from when the parameters file gives none.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum StartArg {
+    /// Three random cells from --seed, the same in both games.
+    Random,
+    /// The first team in the centre, the second at the two ends of the
+    /// centre row.
+    Symmetric,
+}
+
+#[derive(Args, Debug)]
+pub struct PlayingArgs {
+    /// A .ktz header (the lines before `game 1`: capacity, stock, clocks,
+    /// field), optionally with both games' first: and start lines; a whole
+    /// match log works too. Default: the worked example's parameters
+    /// (KATAZUKE.md §11.4).
+    #[arg(long, value_name = "FILE")]
+    pub params: Option<PathBuf>,
+    /// Which clock times the turns.
+    #[arg(long, value_name = "CLOCK", default_value = "wall")]
+    pub clock: ClockArg,
+    /// Under --clock virtual, how long a program may think over one turn,
+    /// in ms, before it is stopped.
+    #[arg(long, value_name = "MS", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=600_000))]
+    pub think_ms: u64,
+    /// What an illegal, garbled or missing answer becomes.
+    #[arg(long, value_name = "POLICY", default_value = "pass")]
+    pub illegal: IllegalAnswer,
+    /// Start cells when the parameters give none.
+    #[arg(long, value_name = "HOW", default_value = "random")]
+    pub start: StartArg,
+    /// The seed of random start cells, practice fields and builtin:random.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub seed: u64,
+}
+
+#[derive(Args, Debug)]
+pub struct PlayArgs {
+    /// Team A's player: a command line, builtin[:LEVEL], builtin:greedy,
+    /// builtin:random or human.
+    #[arg(long = "A", value_name = "PLAYER")]
+    pub a: String,
+    /// Team B's player.
+    #[arg(long = "B", value_name = "PLAYER")]
+    pub b: String,
+    #[command(flatten)]
+    pub playing: PlayingArgs,
+    /// Where to write the match record (.ktz); - or nothing for standard
+    /// output.
+    #[arg(short, long, value_name = "FILE.ktz")]
+    pub output: Option<PathBuf>,
+    /// Also write the match's events (JSON Lines, §12) here.
+    #[arg(long, value_name = "FILE.jsonl")]
+    pub events: Option<PathBuf>,
+    /// Also write the replay GIF here.
+    #[arg(long, value_name = "FILE.gif")]
+    pub gif: Option<PathBuf>,
+    /// Say nothing on standard error but problems.
+    #[arg(short, long)]
+    pub quiet: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct SuggestArgs {
+    /// The match log (.ktz), or - for standard input; it may stop anywhere.
+    #[arg(value_name = "MATCH")]
+    pub file: PathBuf,
+    /// The position after turn K of game G (G:0 is the start); by default
+    /// where the log stops.
+    #[arg(long, value_name = "G:K")]
+    pub at: Option<String>,
+    /// The engine's level, 1 to 6 (positions searched grow about fourfold
+    /// a level).
+    #[arg(long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u8).range(1..=6))]
+    pub level: u8,
+    /// Print one JSON object instead.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct TournamentArgs {
+    /// The players (at least two): command lines, builtin[:LEVEL],
+    /// builtin:greedy, builtin:random.
+    #[arg(value_name = "PLAYER", num_args = 2.., required = true)]
+    pub players: Vec<String>,
+    /// The first player plays each of the others, instead of every pair.
+    #[arg(long)]
+    pub gauntlet: bool,
+    /// How many fields each pairing plays.
+    #[arg(long, value_name = "N", default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    pub fields: u32,
+    #[command(flatten)]
+    pub playing: PlayingArgs,
+    /// Matches played at once.
+    #[arg(short = 'j', long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub jobs: u32,
+    /// The results file (JSON Lines), appended as matches end and read
+    /// back to resume.
+    #[arg(long, value_name = "FILE.jsonl", default_value = "tournament.jsonl")]
+    pub results: PathBuf,
+    /// Also keep each match's record (.ktz) in this folder.
+    #[arg(long, value_name = "DIR")]
+    pub records: Option<PathBuf>,
+    /// Say nothing on standard error but problems.
+    #[arg(short, long)]
+    pub quiet: bool,
 }

@@ -83,3 +83,19 @@ pub fn ending_of(verdict: &Verdict) -> Ending {
         status => Ending::Status(status),
     }
 }
+
+/// `G:K` given to `flag`: game 1 or 2, and a turn from 0.
+pub fn game_turn(flag: &str, text: &str) -> Result<(u8, u32), Ending> {
+    let invalid = || {
+        Ending::Invalid(format!(
+            "{flag} {text:?}: expected G:K, a game (1 or 2) and a turn from 0, as in 1:9"
+        ))
+    };
+    let (game, turn) = text.split_once(':').ok_or_else(invalid)?;
+    let game: u8 = game.parse().map_err(|_| invalid())?;
+    let turn: u32 = turn.parse().map_err(|_| invalid())?;
+    if !(1..=2).contains(&game) {
+        return Err(invalid());
+    }
+    Ok((game, turn))
+}

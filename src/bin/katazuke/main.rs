@@ -11,6 +11,7 @@
 mod args;
 mod exit;
 mod input;
+mod play;
 mod replay;
 mod text;
 
@@ -33,6 +34,9 @@ fn main() -> ExitCode {
         Command::Replay(args) => replay::replay(args),
         Command::Fmt(args) => text::fmt(args),
         Command::Ascii(args) => text::ascii(args),
+        Command::Play(args) => play::play(args),
+        Command::Suggest(args) => play::suggest(args),
+        Command::Tournament(args) => play::tournament(args),
     };
     ending.exit(PROGRAM)
 }

@@ -5,8 +5,10 @@ use std::path::Path;
 use shubbles::cli::{check_extension, say, write_output, Ending};
 use shubbles::katazuke::draw::animation::{write_replay, ReplayOptions};
 use shubbles::katazuke::draw::renderer::DrawOptions;
+use shubbles::katazuke::engine::annotate::annotate;
 use shubbles::katazuke::formats::event_log::read_events;
 use shubbles::katazuke::model::event::Record;
+use shubbles::katazuke::play::player::LEVEL_NODES;
 use shubbles::katazuke::TEMPORARY_PREFIX;
 
 use crate::args::ReplayArgs;
@@ -40,15 +42,19 @@ pub fn replay(args: &ReplayArgs) -> Ending {
     if let Err(message) = check_extension(&args.output, "gif", "the replay GIF", &elsewhere) {
         return Ending::Invalid(message);
     }
-    let records = match records(args) {
+    let mut records = match records(args) {
         Ok(records) => records,
         Err(ending) => return ending,
     };
+    if args.annotate {
+        let nodes = LEVEL_NODES[usize::from(args.annotate_level) - 1];
+        annotate(&mut records, nodes, args.comments);
+    }
     let options = ReplayOptions {
         draw: DrawOptions {
             cell: args.cell,
             hints: args.hints,
-            comments: args.comments,
+            comments: args.comments || args.annotate,
         },
         delay_cs: args.delay,
         game: args.game,

@@ -10,7 +10,7 @@ use shubbles::katazuke::rules::frames::{Frame, FrameKind, Frames};
 use shubbles::katazuke::TEMPORARY_PREFIX;
 
 use crate::args::{AsciiArgs, CheckArgs, EventsArgs, FmtArgs};
-use crate::input::{ending_of, print_diagnostics, read_source, referee};
+use crate::input::{ending_of, game_turn, print_diagnostics, read_source, referee};
 
 fn print(text: &str) -> Ending {
     match print_out(text) {
@@ -97,22 +97,6 @@ pub fn fmt(args: &FmtArgs) -> Ending {
     }
 }
 
-/// `G:K`: game 1 or 2, turn from 0.
-fn position(text: &str) -> Result<(u8, u32), Ending> {
-    let invalid = || {
-        Ending::Invalid(format!(
-            "--turn {text:?}: expected G:K, a game (1 or 2) and a turn from 0, as in 1:9"
-        ))
-    };
-    let (game, turn) = text.split_once(':').ok_or_else(invalid)?;
-    let game: u8 = game.parse().map_err(|_| invalid())?;
-    let turn: u32 = turn.parse().map_err(|_| invalid())?;
-    if !(1..=2).contains(&game) {
-        return Err(invalid());
-    }
-    Ok((game, turn))
-}
-
 fn header(frame: &Frame) -> String {
     let game = frame.state.game;
     match &frame.kind {
@@ -130,7 +114,12 @@ pub fn ascii(args: &AsciiArgs) -> Ending {
         Ok(source) => source,
         Err(ending) => return ending,
     };
-    let wanted = match args.turn.as_deref().map(position).transpose() {
+    let wanted = match args
+        .turn
+        .as_deref()
+        .map(|text| game_turn("--turn", text))
+        .transpose()
+    {
         Ok(wanted) => wanted,
         Err(ending) => return ending,
     };

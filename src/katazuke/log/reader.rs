@@ -8,7 +8,7 @@ use std::fmt;
 
 use super::lines::{self, key_value, LineError, Split, Token};
 use crate::katazuke::model::code::Code;
-use crate::katazuke::model::event::{Event, HeaderParams, MatchStart, Record};
+use crate::katazuke::model::event::{Event, GameStart, HeaderParams, MatchStart, Record};
 use crate::katazuke::model::field::{Cell, Field, FieldError};
 use crate::katazuke::model::params::{
     Params, Stock, CAPACITIES, DEFAULT_GAME_TIME, DEFAULT_TEAM_TIME, GAME_TIMES, STOCKS, TEAM_TIMES,
@@ -168,12 +168,67 @@ pub struct Reader<'s, S: FnMut(&Record)> {
     verdict: Verdict,
     line: usize,
     last_line: usize,
+    /// Reading a setup (see [`read_setup`]): games may stop anywhere, and
+    /// the header alone is enough.
+    setup: bool,
 }
 
 /// Reads `text`, a whole log, under `policy`, and referees it: the events
 /// go to `sink` as they happen, the rest is in the verdict.
-pub fn read(text: &[u8], policy: Policy, mut sink: impl FnMut(&Record)) -> Verdict {
+pub fn read(text: &[u8], policy: Policy, sink: impl FnMut(&Record)) -> Verdict {
+    read_as(text, policy, false, sink)
+}
+
+/// What a match is to be played with: the header's names and parameters,
+/// and, when the file gives them, both games' first teams and start cells
+/// (the games' `GameStart` events).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setup {
+    /// The header.
+    pub start: MatchStart,
+    /// None, or both games' starts.
+    pub games: Vec<GameStart>,
+}
+
+/// Reads a log that may stop anywhere (a game being played, a position to
+/// study, §15.2): as [`read`], except that a game may stop before its end,
+/// and the file after the header or after game 1.
+pub fn read_unfinished(text: &[u8], policy: Policy, sink: impl FnMut(&Record)) -> Verdict {
+    read_as(text, policy, true, sink)
+}
+
+/// Reads a setup for a match to be played (§15.1 `--params`): a log's
+/// header, optionally followed by the games' `first:` and start lines
+/// ([`read_unfinished`]). Turns, if any, are refereed and then ignored, so
+/// a finished log is a setup too. The first problem is returned as a log's
+/// would be.
+pub fn read_setup(text: &[u8]) -> Result<Setup, Diagnostic> {
+    let mut start = None;
+    let mut games = Vec::new();
+    let verdict = read_unfinished(text, Policy::Pass, |record| match &record.event {
+        Event::MatchStart(header) => start = Some((**header).clone()),
+        Event::GameStart(game) => games.push((**game).clone()),
+        _ => {}
+    });
+    if let Some(error) = verdict.error {
+        return Err(error);
+    }
+    let start = start.ok_or_else(|| Diagnostic {
+        code: Code::Header,
+        message: "the file has no header".into(),
+        line: None,
+        column: None,
+        game: None,
+        turn: None,
+        team: None,
+        role: None,
+    })?;
+    Ok(Setup { start, games })
+}
+
+fn read_as(text: &[u8], policy: Policy, setup: bool, mut sink: impl FnMut(&Record)) -> Verdict {
     let mut reader = Reader {
+        setup,
         policy,
         sink: &mut sink,
         section: Section::Version,
@@ -486,22 +541,27 @@ impl<S: FnMut(&Record)> Reader<'_, S> {
         }
     }
 
+    /// The header is complete: the match starts.
+    fn start_match(&mut self) {
+        let teams = PerTeam::from_fn(|team| {
+            self.names[team]
+                .clone()
+                .unwrap_or_else(|| team.letter().to_string())
+        });
+        let header = &self.header;
+        let params = HeaderParams {
+            field: header.field.clone(),
+            capacity: header.capacity,
+            stock: header.stock,
+            team_time: header.team_time.unwrap_or(DEFAULT_TEAM_TIME),
+            game_time: header.game_time.unwrap_or(DEFAULT_GAME_TIME),
+        };
+        self.emit(Event::MatchStart(Box::new(MatchStart { teams, params })));
+    }
+
     fn begin_game(&mut self, number: u8) -> Result<(), Problem> {
         if number == 1 {
-            let teams = PerTeam::from_fn(|team| {
-                self.names[team]
-                    .clone()
-                    .unwrap_or_else(|| team.letter().to_string())
-            });
-            let header = &self.header;
-            let params = HeaderParams {
-                field: header.field.clone(),
-                capacity: header.capacity,
-                stock: header.stock,
-                team_time: header.team_time.unwrap_or(DEFAULT_TEAM_TIME),
-                game_time: header.game_time.unwrap_or(DEFAULT_GAME_TIME),
-            };
-            self.emit(Event::MatchStart(Box::new(MatchStart { teams, params })));
+            self.start_match();
         }
         self.section = Section::Game(Box::new(GameSection {
             number,
@@ -908,6 +968,7 @@ impl<S: FnMut(&Record)> Reader<'_, S> {
                 ),
                 column: None,
             })),
+            Some(_) if self.setup => Ok(()),
             Some(referee) if referee.state().ended.is_none() => Err(unfinished(format!(
                 "game {} stops before its end (§8.3)",
                 game.number
@@ -964,6 +1025,10 @@ impl<S: FnMut(&Record)> Reader<'_, S> {
                     1,
                 ))
             }
+            Section::Header if self.setup => {
+                self.start_match();
+                return Ok(());
+            }
             Section::Header => {
                 return Err(Problem::Line(LineError {
                     code: Code::Games,
@@ -974,7 +1039,7 @@ impl<S: FnMut(&Record)> Reader<'_, S> {
             Section::Game(game) => {
                 let number = game.number;
                 self.close_game()?;
-                if number != 2 {
+                if number != 2 && !self.setup {
                     self.section = Section::End;
                     return Err(Problem::Line(LineError {
                         code: Code::Games,
@@ -985,6 +1050,9 @@ impl<S: FnMut(&Record)> Reader<'_, S> {
                 self.section = Section::End;
             }
             Section::End => {}
+        }
+        if self.setup {
+            return Ok(());
         }
         let janken = self.janken.map(|(_, team)| team);
         let result = MatchResult::decide(&self.results, janken);

@@ -45,7 +45,8 @@ impl Team {
         }
     }
 
-    const fn index(self) -> usize {
+    /// 0 for A, 1 for B: where a team's value is kept in an array.
+    pub const fn index(self) -> usize {
         match self {
             Team::A => 0,
             Team::B => 1,

@@ -1,4 +1,14 @@
-//! Playing matches rather than checking them: random legal matches from a
-//! seed.
+//! Playing matches rather than checking them (§15): players (built-in
+//! ones, a person, and external programs over the line protocol), a match
+//! refereed as it is played, tournaments, seeded practice matches, and
+//! random legal matches.
 
+pub mod arena;
+pub mod elo;
+pub mod player;
+pub mod program;
+pub mod protocol;
 pub mod random;
+pub mod spec;
+pub mod suite;
+pub mod tournament;

@@ -131,6 +131,15 @@ impl GameReferee {
         Ok(referee)
     }
 
+    /// Referees a game on from `state` (strictly): for searches and tests
+    /// that try turns from a position.
+    pub fn resume(state: GameState) -> GameReferee {
+        GameReferee {
+            state,
+            policy: Policy::Strict,
+        }
+    }
+
     /// The game as it stands.
     pub fn state(&self) -> &GameState {
         &self.state

@@ -1,0 +1,461 @@
+//! The commands that play: `play` (one match, §15.1), `suggest` (the
+//! engine's turn in a position, §15.2) and `tournament` (§15.3), with what
+//! they share: the setups a match is played from.
+
+use std::path::Path;
+use std::time::Duration;
+
+use shubbles::cli::{check_extension, print as print_out, say, write_output, Ending};
+use shubbles::katazuke::draw::animation::{write_replay, ReplayOptions};
+use shubbles::katazuke::engine::action::sign;
+use shubbles::katazuke::engine::cost::CostModel;
+use shubbles::katazuke::engine::position::{Position, TERRITORY};
+use shubbles::katazuke::log::reader::{read, read_setup, read_unfinished, Setup};
+use shubbles::katazuke::model::event::Record;
+use shubbles::katazuke::model::field::{Cell, Size};
+use shubbles::katazuke::model::team::PerTeam;
+use shubbles::katazuke::play::arena::{play_match, GameSetup, MatchSetup, OnIllegal, PlayOptions};
+use shubbles::katazuke::play::player::{Clock, ComputerPlayer};
+use shubbles::katazuke::play::random::Seeded;
+use shubbles::katazuke::play::spec::PlayerSpec;
+use shubbles::katazuke::play::suite::{practice_setup, random_start};
+use shubbles::katazuke::play::tournament::{Format, MatchOutcome, Tournament, TournamentError};
+use shubbles::katazuke::rules::frames::{FrameKind, Frames};
+use shubbles::katazuke::rules::game::Policy;
+use shubbles::katazuke::rules::outcome::{MatchResult, CRITERIA};
+use shubbles::katazuke::TEMPORARY_PREFIX;
+
+use crate::args::{
+    ClockArg, IllegalAnswer, PlayArgs, PlayingArgs, StartArg, SuggestArgs, TournamentArgs,
+};
+use crate::input::{game_turn, print_diagnostics, read_source};
+
+/// The parameters `play` uses when given none: the worked example's
+/// (KATAZUKE.md §11.4).
+const DEFAULT_PARAMS: &str = "\
+katazuke 1
+capacity: 4
+stock: 2
+team time: 20
+game time: 36
+field:
+  1 2 1 3 1
+  2 1 3 1 2
+  1 3 0 2 1
+  2 1 2 1 3
+  1 2 1 2 1
+";
+
+/// How matches are played, from the arguments.
+pub fn play_options(args: &PlayingArgs) -> PlayOptions {
+    PlayOptions {
+        clock: match args.clock {
+            ClockArg::Wall => Clock::Wall,
+            ClockArg::Virtual => Clock::Virtual,
+        },
+        think: Duration::from_millis(args.think_ms),
+        illegal: match args.illegal {
+            IllegalAnswer::Pass => OnIllegal::Pass,
+            IllegalAnswer::Out => OnIllegal::Out,
+        },
+    }
+}
+
+/// The parameters file's setup, or the default's.
+fn read_params(args: &PlayingArgs) -> Result<Setup, Ending> {
+    let (label, bytes) = match &args.params {
+        Some(path) => {
+            let source = read_source(path)?;
+            (source.label, source.bytes)
+        }
+        None => (
+            "the default parameters".to_string(),
+            DEFAULT_PARAMS.as_bytes().to_vec(),
+        ),
+    };
+    read_setup(&bytes).map_err(|error| {
+        say(&error.line_for(&label));
+        Ending::Status(2)
+    })
+}
+
+/// `count` match setups: the parameters file's (its start cells first, if
+/// it gives them; then start cells per --start), or seeded practice fields
+/// when there is no file and `practice` is asked for.
+pub fn setups(args: &PlayingArgs, count: usize, practice: bool) -> Result<Vec<MatchSetup>, Ending> {
+    if practice && args.params.is_none() {
+        return Ok((0..count as u64)
+            .map(|index| practice_setup(args.seed.wrapping_add(index)))
+            .collect());
+    }
+    let setup = read_params(args)?;
+    let label = args
+        .params
+        .as_deref()
+        .map_or("the default parameters".into(), |path| {
+            path.display().to_string()
+        });
+    let header = &setup.start.params;
+    let given: Option<[GameSetup; 2]> = match setup.games.as_slice() {
+        [] => None,
+        [one, two] => {
+            if one.params != two.params {
+                return Err(Ending::Invalid(format!(
+                    "{label}: the two games have different parameters; play takes one set for both"
+                )));
+            }
+            let game = |start: &shubbles::katazuke::model::event::GameStart| GameSetup {
+                first: start.first,
+                start: start.start.clone(),
+                current: start.current,
+            };
+            Some([game(one), game(two)])
+        }
+        _ => {
+            return Err(Ending::Invalid(format!(
+                "{label}: give both games' first: and start lines, or neither"
+            )))
+        }
+    };
+    let params = match setup.games.first() {
+        Some(game) => game.params.clone(),
+        None => {
+            let missing = |what: &str| {
+                Ending::Invalid(format!("{label}: the parameters give no {what} (§2.1)"))
+            };
+            shubbles::katazuke::model::params::Params {
+                field: header.field.clone().ok_or_else(|| missing("field"))?,
+                capacity: header.capacity.ok_or_else(|| missing("capacity"))?,
+                stock: header.stock.ok_or_else(|| missing("stock"))?,
+                team_time: header.team_time,
+                game_time: header.game_time,
+            }
+        }
+    };
+    let size = params.field.size();
+    let mut random = Seeded::new(args.seed);
+    let mut setups = Vec::with_capacity(count);
+    for index in 0..count {
+        let games = match (&given, index, args.start) {
+            (Some(games), 0, _) => games.clone(),
+            (_, _, StartArg::Symmetric) => GameSetup::swapped_pair(symmetric_start(size)),
+            (_, _, StartArg::Random) => GameSetup::swapped_pair(random_start(size, &mut random)),
+        };
+        setups.push(MatchSetup {
+            params: params.clone(),
+            games,
+        });
+    }
+    Ok(setups)
+}
+
+/// The first team in the centre, the second at the two ends of the centre
+/// row (or column, on a field one or two cells wide).
+fn symmetric_start(size: Size) -> [Cell; 3] {
+    let (rows, columns) = (size.rows, size.columns);
+    let centre = Cell {
+        column: columns / 2,
+        row: rows / 2,
+    };
+    if columns >= 3 {
+        [
+            centre,
+            Cell {
+                column: 0,
+                ..centre
+            },
+            Cell {
+                column: columns - 1,
+                ..centre
+            },
+        ]
+    } else if rows >= 3 {
+        [
+            centre,
+            Cell { row: 0, ..centre },
+            Cell {
+                row: rows - 1,
+                ..centre
+            },
+        ]
+    } else {
+        // 2 × 2: three of the four corners.
+        [size.cell(0), size.cell(1), size.cell(3)]
+    }
+}
+
+/// The events of a record's log, refereed.
+fn records_of(log: &str) -> Vec<Record> {
+    let mut records = Vec::new();
+    read(log.as_bytes(), Policy::Strict, |record| {
+        records.push(record.clone())
+    });
+    records
+}
+
+pub fn play(args: &PlayArgs) -> Ending {
+    if let Some(path) = &args.output {
+        if let Err(message) = check_extension(path, "ktz", "the match record", &[]) {
+            return Ending::Invalid(message);
+        }
+    }
+    if let Some(path) = &args.events {
+        if let Err(message) = check_extension(path, "jsonl", "the event log", &[]) {
+            return Ending::Invalid(message);
+        }
+    }
+    if let Some(path) = &args.gif {
+        if let Err(message) = check_extension(path, "gif", "the replay GIF", &[]) {
+            return Ending::Invalid(message);
+        }
+    }
+    let specs = match (PlayerSpec::parse(&args.a), PlayerSpec::parse(&args.b)) {
+        (Ok(a), Ok(b)) => PerTeam { a, b },
+        (Err(message), _) => return Ending::Invalid(format!("--A: {message}")),
+        (_, Err(message)) => return Ending::Invalid(format!("--B: {message}")),
+    };
+    if specs.a.is_human() && specs.b.is_human() {
+        return Ending::Invalid(
+            "--A and --B: at most one player may be human (one terminal)".into(),
+        );
+    }
+    let setup = match setups(&args.playing, 1, false) {
+        Ok(mut setups) => setups.remove(0),
+        Err(ending) => return ending,
+    };
+    let options = play_options(&args.playing);
+    let mut a = specs.a.create(args.playing.seed);
+    let mut b = specs.b.create(args.playing.seed.wrapping_add(1));
+    let record = match play_match(
+        &setup,
+        PerTeam {
+            a: a.as_mut(),
+            b: b.as_mut(),
+        },
+        &options,
+    ) {
+        Ok(record) => record,
+        Err(violation) => {
+            return Ending::Invalid(format!("the start cells are not allowed: {violation}"))
+        }
+    };
+    drop((a, b));
+    let log = record.to_string();
+    let records = records_of(&log);
+    let output = args.output.as_deref().unwrap_or(Path::new("-"));
+    let written = write_output(output, "match record", TEMPORARY_PREFIX, |out| {
+        Ok(out.write_all(log.as_bytes())?)
+    });
+    if let Err(ending) = written {
+        return ending;
+    }
+    if let Some(path) = &args.events {
+        let written = write_output(path, "event log", TEMPORARY_PREFIX, |out| {
+            for record in &records {
+                writeln!(out, "{}", record.to_json())?;
+            }
+            Ok(())
+        });
+        if let Err(ending) = written {
+            return ending;
+        }
+    }
+    if let Some(path) = &args.gif {
+        let written = write_output(path, "GIF", TEMPORARY_PREFIX, |out| {
+            write_replay(&records, &ReplayOptions::default(), out)?;
+            Ok(())
+        });
+        if let Err(ending) = written {
+            return ending;
+        }
+    }
+    if !args.quiet {
+        let result = records
+            .iter()
+            .rev()
+            .find_map(|record| MatchResult::of(&record.event));
+        if let Some(result) = result {
+            say(&result_line(&result, &record.names));
+        }
+    }
+    Ending::Success
+}
+
+/// `A (builtin:3) wins by two game wins (criterion 1): games 2-0, territory 26-18`.
+fn result_line(result: &MatchResult, names: &PerTeam<Option<String>>) -> String {
+    let name = |team| match &names[team] {
+        Some(name) => format!("{team} ({name})"),
+        None => team.to_string(),
+    };
+    let totals = format!(
+        "games {}-{}, territory {}-{}, objects {}-{}",
+        result.wins.a,
+        result.wins.b,
+        result.territory.a,
+        result.territory.b,
+        result.objects.a,
+        result.objects.b
+    );
+    match (result.winner, result.criterion) {
+        (Some(team), Some(criterion)) => format!(
+            "{} wins by {} (criterion {criterion}): {totals}",
+            name(team),
+            CRITERIA[usize::from(criterion) - 1]
+        ),
+        _ => format!("tied on criteria 1-4, to be decided by janken: {totals}"),
+    }
+}
+
+pub fn suggest(args: &SuggestArgs) -> Ending {
+    let wanted = match args
+        .at
+        .as_deref()
+        .map(|text| game_turn("--at", text))
+        .transpose()
+    {
+        Ok(wanted) => wanted,
+        Err(ending) => return ending,
+    };
+    let source = match read_source(&args.file) {
+        Ok(source) => source,
+        Err(ending) => return ending,
+    };
+    let mut records = Vec::new();
+    let verdict = read_unfinished(&source.bytes, Policy::Strict, |record| {
+        records.push(record.clone())
+    });
+    print_diagnostics(&source, &verdict);
+    if let Some(error) = &verdict.error {
+        return Ending::Status(error.code.exit_status());
+    }
+    let state = Frames::new(records.into_iter())
+        .filter(|frame| matches!(frame.kind, FrameKind::Start | FrameKind::Turn(_)))
+        .filter(|frame| {
+            wanted.is_none_or(|(game, turn)| frame.state.game == game && frame.state.turns == turn)
+        })
+        .last()
+        .map(|frame| frame.state);
+    let Some(state) = state else {
+        return Ending::Invalid(match wanted {
+            Some((game, turn)) => format!("{}: game {game} has no turn {turn}", source.label),
+            None => format!("{}: the log has no game to play on", source.label),
+        });
+    };
+    if let Some(end) = state.ended.or_else(|| state.end_reason()) {
+        return Ending::Invalid(format!(
+            "{}: game {} has ended after turn {} ({end}): nothing to suggest",
+            source.label, state.game, state.turns
+        ));
+    }
+    let position = Position::of(&state, CostModel::Virtual);
+    let mut player = ComputerPlayer::new(args.level);
+    let limits = {
+        let mut limits = player.limits(
+            state.size().cells(),
+            Clock::Virtual,
+            Duration::from_secs(3600),
+            position.time_left(),
+        );
+        limits.deadline = None;
+        limits
+    };
+    let Some(found) = player.search(&position, limits) else {
+        return Ending::Invalid("no turn to suggest".into());
+    };
+    let team = state.to_move;
+    let action = found.action.serialize(state.size());
+    let score = (sign(team) * found.value) as f64 / TERRITORY as f64;
+    let text = if args.json {
+        format!(
+            "{{\"game\":{},\"turn\":{},\"team\":\"{team}\",\"action\":\"{action}\",\"score\":{score:.3},\"depth\":{},\"nodes\":{},\"exact\":{}}}\n",
+            state.game,
+            state.turns + 1,
+            found.depth,
+            found.nodes,
+            found.exact
+        )
+    } else {
+        let how = if found.exact {
+            "exact: searched to the end of the game".to_string()
+        } else {
+            format!("searched {} turns deep", found.depth)
+        };
+        format!(
+            "game {}, turn {}: {team} {action}\n  score {score:+.2} cells for {team} ({how}, {} positions)\n",
+            state.game,
+            state.turns + 1,
+            found.nodes
+        )
+    };
+    match print_out(&text) {
+        Ok(()) => Ending::Success,
+        Err(error) => Ending::Error(error),
+    }
+}
+
+pub fn tournament(args: &TournamentArgs) -> Ending {
+    let mut entrants = Vec::new();
+    for text in &args.players {
+        match PlayerSpec::parse(text) {
+            Ok(spec) => entrants.push(spec),
+            Err(message) => return Ending::Invalid(format!("player {text:?}: {message}")),
+        }
+    }
+    let fields = match setups(&args.playing, args.fields as usize, true) {
+        Ok(fields) => fields,
+        Err(ending) => return ending,
+    };
+    let tournament = Tournament {
+        entrants,
+        fields,
+        format: if args.gauntlet {
+            Format::Gauntlet
+        } else {
+            Format::RoundRobin
+        },
+        options: play_options(&args.playing),
+        seed: args.playing.seed,
+    };
+    let total = tournament.schedule().len();
+    let done = match tournament.finished(&args.results) {
+        Ok(done) => done.len(),
+        Err(error) => return Ending::Invalid(error.to_string()),
+    };
+    if !args.quiet && done > 0 {
+        say(&format!(
+            "{}: {done} of {total} matches already played; playing the other {}",
+            args.results.display(),
+            total - done
+        ));
+    }
+    let mut played = done;
+    let quiet = args.quiet;
+    let mut progress = |outcome: &MatchOutcome| {
+        played += 1;
+        if !quiet {
+            let winner = match outcome.winner {
+                Some(team) => format!("{team} wins"),
+                None => "undecided".into(),
+            };
+            say(&format!(
+                "match {played}/{total}: {} (A) v {} (B), field {}: {winner}",
+                outcome.a,
+                outcome.b,
+                outcome.field + 1
+            ));
+        }
+    };
+    match tournament.run(
+        &args.results,
+        args.jobs as usize,
+        args.records.as_deref(),
+        &mut progress,
+    ) {
+        Ok(standings) => match print_out(&standings.table()) {
+            Ok(()) => Ending::Success,
+            Err(error) => Ending::Error(error),
+        },
+        Err(error @ TournamentError::Io { .. }) => Ending::Error(anyhow::Error::new(error)),
+        Err(error) => Ending::Invalid(error.to_string()),
+    }
+}

@@ -1,0 +1,219 @@
+//! The legal turns of a position, in a canonical order (§15.2):
+//! [`Position::every_action`], every distinct legal turn (for exact play on
+//! small fields), and [`Position::legal_actions`], the same with dominated
+//! turns pruned.
+
+use super::action::{Action, EmptyAt, Kind};
+use super::position::Position;
+
+/// The largest number of distinct turns [`Position::every_action`] lists
+/// before it gives up (the product of counts grows fast on big fields).
+pub const EVERY_ACTION_LIMIT: usize = 20_000;
+
+impl Position {
+    /// The cells next to the mover's current territory, if it has one.
+    fn around_current(&self) -> Vec<usize> {
+        match self.current(self.to_move()) {
+            Some(current) => self.neighbours(current).collect(),
+            None => Vec::new(),
+        }
+    }
+
+    /// The mover's own cells other than its current one, in index order.
+    fn other_own_cells(&self) -> Vec<usize> {
+        let team = self.to_move();
+        let current = self.current(team);
+        (0..self.size().cells())
+            .filter(|&index| self.owner(index) == Some(team) && Some(index) != current)
+            .collect()
+    }
+
+    /// Every distinct legal turn of the team to move, each once, in a
+    /// canonical order: clears (every split of at most the room over the
+    /// neighbours), places (every split of at most the stock), moves,
+    /// passes, each with and without an emptying (after the action: before
+    /// it only a clear differs, and a clear may not follow one), then the
+    /// timeout. None when there would be more than [`EVERY_ACTION_LIMIT`].
+    pub fn every_action(&self) -> Option<Vec<Action>> {
+        if self.is_terminal() {
+            return Some(Vec::new());
+        }
+        let team = self.to_move();
+        let around = self.around_current();
+        let room = self.capacity() - self.load(team);
+        let mut plain = Vec::new();
+        let counts: Vec<u32> = around.iter().map(|&index| self.count(index)).collect();
+        splits(&around, &counts, room, &mut |items| {
+            plain.push(Action::with_items(Kind::Clear, items, EmptyAt::None));
+        })?;
+        let stock = self.stock(team);
+        let unlimited: Vec<u32> = around.iter().map(|_| stock).collect();
+        splits(&around, &unlimited, stock, &mut |items| {
+            plain.push(Action::with_items(Kind::Place, items, EmptyAt::None));
+        })?;
+        for index in self.other_own_cells() {
+            plain.push(Action::move_to(index, EmptyAt::None));
+        }
+        plain.push(Action::pass(EmptyAt::None));
+        if plain.len() * 2 + 1 > EVERY_ACTION_LIMIT {
+            return None;
+        }
+        let mut actions = Vec::with_capacity(plain.len() * 2 + 1);
+        for action in plain {
+            actions.push(action);
+            actions.push(action.with_empty(EmptyAt::After));
+        }
+        actions.push(Action::TIMEOUT);
+        Some(actions)
+    }
+
+    /// The legal turns worth searching, in a canonical order, with
+    /// dominated ones pruned:
+    ///
+    /// * clears take whole cells (each claims its cell) and at most one cell
+    ///   in part, as much as the room allows short of claiming it; splitting
+    ///   an amount otherwise over cells only costs more time;
+    /// * places put one object on each opponent's cell next to the current
+    ///   territory (each cancels it), or one on a neighbour with no object
+    ///   (which the team may then claim); more objects cost time and stock
+    ///   for nothing;
+    /// * moves go to own cells that touch something to clear or cancel;
+    /// * an emptying comes only with a load, and after a clear only;
+    /// * turns that cost more than the time left are one timeout, listed
+    ///   only when nothing fits or when it ends the game (its clock is the
+    ///   game clock): otherwise a pass keeps the team in at less cost.
+    pub fn legal_actions(&self) -> Vec<Action> {
+        let mut actions = Vec::new();
+        if self.is_terminal() {
+            return actions;
+        }
+        let team = self.to_move();
+        let load = self.load(team);
+        let room = self.capacity() - load;
+        let around = self.around_current();
+        let with_empty = |actions: &mut Vec<Action>, action: Action, load_after: u32| {
+            actions.push(action);
+            if load_after > 0 {
+                actions.push(action.with_empty(if action.kind == Kind::Clear {
+                    EmptyAt::After
+                } else {
+                    EmptyAt::Before
+                }));
+            }
+        };
+        // Clears: every set of whole cells that fits, with at most one
+        // cell in part.
+        let full: Vec<usize> = around
+            .iter()
+            .copied()
+            .filter(|&index| self.count(index) > 0)
+            .collect();
+        for mask in 0u32..(1 << full.len()) {
+            let whole: Vec<(usize, u32)> = full
+                .iter()
+                .enumerate()
+                .filter(|(bit, _)| mask & (1 << bit) != 0)
+                .map(|(_, &index)| (index, self.count(index)))
+                .collect();
+            let taken: u32 = whole.iter().map(|&(_, n)| n).sum();
+            if taken > room {
+                continue;
+            }
+            if !whole.is_empty() {
+                let action = Action::with_items(Kind::Clear, &whole, EmptyAt::None);
+                with_empty(&mut actions, action, load + taken);
+            }
+            for (bit, &index) in full.iter().enumerate() {
+                let part = (room - taken).min(self.count(index) - 1);
+                if mask & (1 << bit) != 0 || part == 0 {
+                    continue;
+                }
+                let mut items = whole.clone();
+                items.push((index, part));
+                items.sort_unstable();
+                let action = Action::with_items(Kind::Clear, &items, EmptyAt::None);
+                with_empty(&mut actions, action, load + taken + part);
+            }
+        }
+        // Places: cancels, and objects to claim.
+        let stock = self.stock(team);
+        if stock > 0 {
+            let opponent = team.other();
+            let theirs: Vec<usize> = around
+                .iter()
+                .copied()
+                .filter(|&index| self.owner(index) == Some(opponent))
+                .collect();
+            for &index in &around {
+                if self.owner(index) == Some(opponent)
+                    || (self.owner(index).is_none() && self.count(index) == 0)
+                {
+                    let action = Action::with_items(Kind::Place, &[(index, 1)], EmptyAt::None);
+                    with_empty(&mut actions, action, load);
+                }
+            }
+            if theirs.len() > 1 && theirs.len() as u32 <= stock {
+                let items: Vec<(usize, u32)> = theirs.iter().map(|&index| (index, 1)).collect();
+                let action = Action::with_items(Kind::Place, &items, EmptyAt::None);
+                with_empty(&mut actions, action, load);
+            }
+        }
+        // Moves to own cells with something to do around them.
+        for index in self.other_own_cells() {
+            let useful = self.neighbours(index).any(|next| {
+                self.count(next) > 0 || (stock > 0 && self.owner(next) == Some(team.other()))
+            });
+            if useful {
+                with_empty(&mut actions, Action::move_to(index, EmptyAt::None), load);
+            }
+        }
+        with_empty(&mut actions, Action::pass(EmptyAt::None), load);
+        let left = self.time_left();
+        actions.retain(|action| self.cost(action) <= left);
+        let ends_game = self.game_left() <= self.team_left(team);
+        if actions.is_empty() || ends_game {
+            actions.push(Action::TIMEOUT);
+        }
+        actions
+    }
+}
+
+/// Calls `each` with every split `(cell, n ≥ 1)` over a non-empty subset of
+/// `cells`, `n ≤ most[i]` for each and at most `total` in all, in a
+/// canonical order (cells in the given order). None when there are more
+/// than [`EVERY_ACTION_LIMIT`].
+fn splits(
+    cells: &[usize],
+    most: &[u32],
+    total: u32,
+    each: &mut impl FnMut(&[(usize, u32)]),
+) -> Option<()> {
+    fn walk(
+        cells: &[usize],
+        most: &[u32],
+        total: u32,
+        items: &mut Vec<(usize, u32)>,
+        found: &mut usize,
+        each: &mut impl FnMut(&[(usize, u32)]),
+    ) -> Option<()> {
+        let Some((&cell, rest)) = cells.split_first() else {
+            if !items.is_empty() {
+                *found += 1;
+                if *found > EVERY_ACTION_LIMIT {
+                    return None;
+                }
+                each(items);
+            }
+            return Some(());
+        };
+        walk(rest, &most[1..], total, items, found, each)?;
+        for n in 1..=most[0].min(total) {
+            items.push((cell, n));
+            walk(rest, &most[1..], total - n, items, found, each)?;
+            items.pop();
+        }
+        Some(())
+    }
+    let mut found = 0;
+    walk(cells, most, total, &mut Vec::new(), &mut found, each)
+}

@@ -1,0 +1,11 @@
+//! The computer player's engine (§15.2): positions in a compact form with
+//! the OpenSpiel-like interface (`legal_actions` in a canonical order,
+//! `apply`, `is_terminal`, `returns`, `serialize`), what turns cost on the
+//! virtual clock, and the alpha–beta search.
+
+pub mod action;
+pub mod annotate;
+pub mod cost;
+pub mod legal;
+pub mod position;
+pub mod search;
