@@ -464,3 +464,37 @@ fn a_tournament_killed_midway_resumes_to_the_standings_of_one_run() {
     assert_eq!(refused.code, 2, "{}", refused.stderr);
     assert!(refused.stderr.contains("whole.jsonl"), "{}", refused.stderr);
 }
+
+#[test]
+fn a_person_who_mistypes_is_asked_again() {
+    let dir = temporary();
+    let run = katazuke_in(
+        dir.path(),
+        &[
+            "play",
+            "--A",
+            "human",
+            "--B",
+            "builtin:greedy",
+            "--clock",
+            "virtual",
+            "-o",
+            "match.ktz",
+        ],
+        "clear a1\nbogus\nclear b2\n",
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stderr.contains("not allowed: clear a1: a1 is not adjacent to A's current territory b3 (§5.1) [E-NOT-ADJACENT]"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("not a turn: unknown step \"bogus\""),
+        "{}",
+        run.stderr
+    );
+    let record = std::fs::read_to_string(dir.path().join("match.ktz")).expect("the record");
+    assert!(record.contains("\n 1. A 2.5 clear b2\n"), "{record}");
+    // Once standard input ends, the person's turns are passes.
+    assert!(
+        record.contains("A 0.5 pass  # illegal: standard input ended; counted as a pass"),
+        "{record}"
+    );
+}

@@ -7,10 +7,9 @@
 use std::time::{Duration, Instant};
 
 use super::player::{Answer, Clock, Go, Player, Silence};
-use super::protocol::Message;
+use super::protocol::{read_answer, Message};
 use crate::katazuke::engine::action::Words;
 use crate::katazuke::engine::cost::{virtual_duration, PASS_MS};
-use crate::katazuke::log::lines;
 use crate::katazuke::log::record::{GameRecord, MatchRecord};
 use crate::katazuke::model::event::Event;
 use crate::katazuke::model::field::Cell;
@@ -346,26 +345,6 @@ fn illegal(
         Turn { team, play },
         Some(format!("illegal: {reason}; {what}")),
     )
-}
-
-/// A program's answer line read in the steps grammar of §11.2 (short forms
-/// allowed); `timeout` lets the clock run out (none).
-pub fn read_answer(team: Team, line: &str, state: &GameState) -> Result<Option<Vec<Step>>, String> {
-    let text = lines::trim_blanks(line);
-    if text == "timeout" {
-        return Ok(None);
-    }
-    if text.contains('#') {
-        return Err("an answer has no comment".into());
-    }
-    let turn_line = format!("{team} 0 {text}");
-    match lines::turn(&lines::split(&turn_line), state.size()) {
-        Ok(read) => match read.play {
-            Play::Steps { steps, .. } => Ok(Some(steps)),
-            Play::Timeout => Ok(None),
-        },
-        Err(error) => Err(format!("{} [{}]", error.message, error.code)),
-    }
 }
 
 /// A program's line as a comment shows it: quoted, printable, short.

@@ -4,14 +4,15 @@
 
 use std::time::{Duration, Instant};
 
-use super::protocol::Message;
+use super::protocol::{read_answer, Message};
 use super::random::Seeded;
 use crate::katazuke::engine::action::{Action, EmptyAt};
 use crate::katazuke::engine::cost::CostModel;
 use crate::katazuke::engine::position::Position;
 use crate::katazuke::engine::search::{Found, Limits, Searcher};
 use crate::katazuke::model::state::GameState;
-use crate::katazuke::model::turn::Step;
+use crate::katazuke::model::turn::{Play, Step, Turn};
+use crate::katazuke::rules::game::GameReferee;
 
 /// Whose time a turn takes (§15.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -295,16 +296,39 @@ impl Player for HumanPlayer {
     fn answer(&mut self, go: &Go<'_>) -> Answer {
         let state = go.state;
         let team = state.to_move;
-        eprint!(
-            "{}\n{team} to move ({} ms on its clock, {} ms in the game); steps such as `clear b1:2 empty`, `move c2`, `pass`: ",
-            crate::katazuke::formats::ascii::board(state),
-            state.team_left[team],
-            state.game_left,
-        );
-        let mut line = String::new();
-        match std::io::stdin().read_line(&mut line) {
-            Ok(0) | Err(_) => Answer::Silent(Silence::Crashed("standard input ended".into())),
-            Ok(_) => Answer::Line(line.trim_end().to_string()),
+        eprint!("{}", crate::katazuke::formats::ascii::board(state));
+        loop {
+            eprint!(
+                "{team} to move ({} ms on its clock, {} ms in the game); steps such as `clear b1:2 empty`, `move c2`, `pass`: ",
+                state.team_left[team], state.game_left,
+            );
+            let mut line = String::new();
+            match std::io::stdin().read_line(&mut line) {
+                Ok(0) | Err(_) => {
+                    return Answer::Silent(Silence::Crashed("standard input ended".into()))
+                }
+                Ok(_) => {}
+            }
+            // A person who mistypes is asked again rather than passed.
+            let steps = match read_answer(team, &line, state) {
+                Ok(Some(steps)) => steps,
+                Ok(None) => return Answer::Timeout,
+                Err(message) => {
+                    eprintln!("not a turn: {message}");
+                    continue;
+                }
+            };
+            let trial = Turn {
+                team,
+                play: Play::Steps {
+                    duration: 0,
+                    steps: steps.clone(),
+                },
+            };
+            match GameReferee::resume(state.clone()).play(trial, None, None, &mut |_, _| {}) {
+                Ok(_) => return Answer::Steps(steps),
+                Err(violation) => eprintln!("not allowed: {violation} [{}]", violation.code),
+            }
         }
     }
 }

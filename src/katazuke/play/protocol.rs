@@ -26,10 +26,12 @@
 use std::fmt::Write;
 
 use crate::katazuke::engine::action::Words;
+use crate::katazuke::log::lines;
 use crate::katazuke::model::field::Cell;
 use crate::katazuke::model::params::Params;
+use crate::katazuke::model::state::GameState;
 use crate::katazuke::model::team::{PerTeam, Team};
-use crate::katazuke::model::turn::Step;
+use crate::katazuke::model::turn::{Play, Step};
 
 /// What the referee tells every player, in the protocol's order (§15.1).
 #[derive(Clone, Copy, Debug)]
@@ -129,6 +131,26 @@ fn write_message(text: &mut String, message: &Message<'_>) -> std::fmt::Result {
             writeln!(text, "result A {} B {}", territory.a, territory.b)
         }
         Message::Quit => writeln!(text, "quit"),
+    }
+}
+
+/// A program's answer line read in the steps grammar of §11.2 (short forms
+/// allowed); `timeout` lets the clock run out (none).
+pub fn read_answer(team: Team, line: &str, state: &GameState) -> Result<Option<Vec<Step>>, String> {
+    let text = lines::trim_blanks(line.trim_end_matches(['\n', '\r']));
+    if text == "timeout" {
+        return Ok(None);
+    }
+    if text.contains('#') {
+        return Err("an answer has no comment".into());
+    }
+    let turn_line = format!("{team} 0 {text}");
+    match lines::turn(&lines::split(&turn_line), state.size()) {
+        Ok(read) => match read.play {
+            Play::Steps { steps, .. } => Ok(Some(steps)),
+            Play::Timeout => Ok(None),
+        },
+        Err(error) => Err(format!("{} [{}]", error.message, error.code)),
     }
 }
 
