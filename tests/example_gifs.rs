@@ -70,3 +70,58 @@ fn the_katazuke_practice_replay_in_the_readme_is_current() {
     write_replay(&records, &ReplayOptions::default(), &mut made).expect("encodes");
     check_bytes("katazuke/practice.gif", &made);
 }
+
+#[test]
+fn the_katazuke_annotated_replay_in_the_readme_is_current() {
+    use shubbles::katazuke::draw::animation::{write_replay, ReplayOptions};
+    use shubbles::katazuke::draw::renderer::DrawOptions;
+    use shubbles::katazuke::engine::annotate::annotate;
+    use shubbles::katazuke::log::reader::read;
+    use shubbles::katazuke::play::player::LEVEL_NODES;
+    use shubbles::katazuke::rules::game::Policy;
+
+    let log = include_str!("../examples/katazuke/practice.ktz");
+    let mut records = Vec::new();
+    let verdict = read(log.as_bytes(), Policy::Strict, |record| {
+        records.push(record.clone())
+    });
+    assert_eq!(verdict.error, None);
+    // What `katazuke replay practice.ktz --annotate` does: level 2.
+    annotate(&mut records, LEVEL_NODES[1], false);
+    let options = ReplayOptions {
+        draw: DrawOptions {
+            comments: true,
+            ..DrawOptions::default()
+        },
+        ..ReplayOptions::default()
+    };
+    let mut made = Vec::new();
+    write_replay(&records, &options, &mut made).expect("encodes");
+    check_bytes("katazuke/annotated.gif", &made);
+}
+
+/// The record of the README's first `katazuke play` command: the computer
+/// player against the greedy one under the virtual clock, the same on
+/// every machine.
+#[test]
+fn the_katazuke_played_match_in_the_examples_is_current() {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_katazuke"))
+        .args([
+            "play",
+            "--A",
+            "builtin",
+            "--B",
+            "builtin:greedy",
+            "--clock",
+            "virtual",
+            "-q",
+        ])
+        .output()
+        .expect("katazuke runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    check_bytes("katazuke/builtin-vs-greedy.ktz", &output.stdout);
+}

@@ -184,7 +184,11 @@ fn a_slow_program_is_stopped_and_its_turn_recorded_as_timeout() {
     let header =
         "katazuke 1\ncapacity: 4\nstock: 2\nteam time: 1\ngame time: 3\nfield:\n  1 2 1\n  2 1 3\n";
     std::fs::write(dir.path().join("short.ktz"), header).expect("a header");
-    let slow = fixture_player("slow.py", "3000 1");
+    // A command line of two commands, stopped as a whole.
+    let slow = format!(
+        "cd {} && python3 slow.py 3000 1",
+        root().join("tests/fixtures/players").display()
+    );
     let (record, _) = play(
         dir.path(),
         &slow,
@@ -200,7 +204,7 @@ fn a_slow_program_is_stopped_and_its_turn_recorded_as_timeout() {
 #[test]
 fn a_program_that_crashes_or_closes_its_output_passes_and_the_match_goes_on() {
     let dir = temporary();
-    let (record, _) = play(
+    let (record, run) = play(
         dir.path(),
         &fixture_player("crash.py", ""),
         "builtin",
@@ -209,6 +213,16 @@ fn a_program_that_crashes_or_closes_its_output_passes_and_the_match_goes_on() {
     assert!(
         record.contains("A 0.5 pass  # illegal: the program ended (exit status: 3) without answering; counted as a pass"),
         "{record}"
+    );
+    // Said on standard error too, with the first such turn.
+    assert!(
+        run.stderr
+            .contains("katazuke: A's player did not answer as asked in ")
+            && run.stderr.contains(
+                "; the first, game 1 turn 3: illegal: the program ended (exit status: 3)"
+            ),
+        "{}",
+        run.stderr
     );
     let (record, _) = play(
         dir.path(),

@@ -11,9 +11,10 @@ use shubbles::katazuke::engine::action::sign;
 use shubbles::katazuke::engine::cost::CostModel;
 use shubbles::katazuke::engine::position::{Position, TERRITORY};
 use shubbles::katazuke::log::reader::{read, read_setup, read_unfinished, Setup};
+use shubbles::katazuke::log::record::MatchRecord;
 use shubbles::katazuke::model::event::Record;
 use shubbles::katazuke::model::field::{Cell, Size};
-use shubbles::katazuke::model::team::PerTeam;
+use shubbles::katazuke::model::team::{PerTeam, Team};
 use shubbles::katazuke::play::arena::{play_match, GameSetup, MatchSetup, OnIllegal, PlayOptions};
 use shubbles::katazuke::play::player::{Clock, ComputerPlayer};
 use shubbles::katazuke::play::random::Seeded;
@@ -269,6 +270,9 @@ pub fn play(args: &PlayArgs) -> Ending {
             return ending;
         }
     }
+    for line in trouble_lines(&record) {
+        say(&line);
+    }
     if !args.quiet {
         let result = records
             .iter()
@@ -279,6 +283,39 @@ pub fn play(args: &PlayArgs) -> Ending {
         }
     }
     Ending::Success
+}
+
+/// A line for each team whose player did not always answer as asked (its
+/// turns carry a comment saying why): how many turns, and the first.
+fn trouble_lines(record: &MatchRecord) -> Vec<String> {
+    let mut lines = Vec::new();
+    for team in Team::BOTH {
+        let troubled: Vec<(usize, usize, &str)> = record
+            .games
+            .iter()
+            .enumerate()
+            .flat_map(|(game, played)| {
+                played
+                    .turns
+                    .iter()
+                    .enumerate()
+                    .filter(move |(_, (turn, _))| turn.team == team)
+                    .filter_map(move |(number, (_, comment))| {
+                        comment
+                            .as_deref()
+                            .map(|comment| (game + 1, number + 1, comment))
+                    })
+            })
+            .collect();
+        if let Some(&(game, turn, why)) = troubled.first() {
+            lines.push(format!(
+                "katazuke: {team}'s player did not answer as asked in {} turn{}; the first, game {game} turn {turn}: {why}",
+                troubled.len(),
+                if troubled.len() == 1 { "" } else { "s" }
+            ));
+        }
+    }
+    lines
 }
 
 /// `A (builtin:3) wins by two game wins (criterion 1): games 2-0, territory 26-18`.

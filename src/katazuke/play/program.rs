@@ -6,6 +6,7 @@
 //! for the next game; until then it gives no answer.
 
 use std::io::{BufRead, BufReader, Read, Write};
+use std::os::unix::process::CommandExt;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
@@ -57,9 +58,22 @@ impl Program {
     fn start(&mut self) {
         self.stop();
         self.gone = None;
+        // A simple command replaces the shell (`exec`), so that a program
+        // that closes its output is seen to; one of several commands
+        // (`cd bot && ./run`) cannot, and runs under the shell. Either way
+        // the program has its own process group, stopped as a whole.
+        let compound = self
+            .command
+            .contains([';', '&', '|', '\n', '(', ')', '{', '}']);
+        let line = if compound {
+            self.command.clone()
+        } else {
+            format!("exec {}", self.command)
+        };
         let spawned = Command::new("sh")
             .arg("-c")
-            .arg(format!("exec {}", self.command))
+            .arg(line)
+            .process_group(0)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
@@ -113,6 +127,14 @@ impl Program {
     fn stop(&mut self) {
         if let Some(mut running) = self.running.take() {
             drop(running.stdin.take());
+            if let Ok(group) = libc::pid_t::try_from(running.child.id()) {
+                // SAFETY: killpg only sends a signal; the group is the one
+                // this child leads (process_group(0) above), which stays
+                // ours until the child is waited for below.
+                unsafe {
+                    libc::killpg(group, libc::SIGKILL);
+                }
+            }
             let _ = running.child.kill();
             let _ = running.child.wait();
         }
