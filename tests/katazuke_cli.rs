@@ -605,3 +605,17 @@ fn a_replay_can_show_one_game_from_a_turn_on() {
     let bad = katazuke(&["replay", "-", "-o", "-", "--game", "3"], PRACTICE);
     assert_eq!(bad.code, 2);
 }
+
+#[test]
+fn a_place_whose_counts_would_wrap_round_is_over_the_stock() {
+    // 4294967295 + 2 is 1 in 32 bits: within a stock of 2 if summed there.
+    let log = PRACTICE.replace(" 9. A 2.0 place d2 ", " 9. A 2.0 place d2:4294967295 c1:2 ");
+    assert_ne!(log, PRACTICE);
+    let run = katazuke(&["check", "-"], &log);
+    assert_eq!(run.code, 3, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("error[E-STOCK] game 1, turn 9, A (first): place of 4294967297 with 2 left in stock (§5.3)"),
+        "{}",
+        run.stderr
+    );
+}

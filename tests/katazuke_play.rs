@@ -512,3 +512,58 @@ fn a_person_who_mistypes_is_asked_again() {
         "{record}"
     );
 }
+
+#[test]
+fn a_program_that_never_reads_and_floods_its_output_neither_blocks_nor_fills_the_memory() {
+    let dir = temporary();
+    let flood = fixture_player("flood.py", "");
+    let (record, _) = play(dir.path(), &flood, &flood, &["--clock", "virtual"]);
+    // Its out-of-turn lines are dropped; what it says when asked is a pass.
+    assert!(record.contains(" 1. A 0.5 pass\n"), "{record}");
+}
+
+#[test]
+fn a_signal_stops_the_player_programs_too() {
+    let dir = temporary();
+    // A unique duration to find the program by.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_katazuke"))
+        .args([
+            "play",
+            "--A",
+            "sleep 301.25",
+            "--B",
+            "builtin",
+            "-q",
+            "-o",
+            "match.ktz",
+        ])
+        .current_dir(dir.path())
+        .spawn()
+        .expect("katazuke starts");
+    let running = || {
+        std::fs::read_dir("/proc")
+            .expect("/proc")
+            .filter_map(Result::ok)
+            .filter_map(|entry| std::fs::read(entry.path().join("cmdline")).ok())
+            .any(|cmdline| cmdline.windows(6).any(|window| window == b"301.25"))
+    };
+    let started = std::time::Instant::now();
+    while !running() && started.elapsed() < std::time::Duration::from_secs(20) {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    assert!(running(), "the player program never started");
+    let pid = libc::pid_t::try_from(child.id()).expect("a pid");
+    // SAFETY: kill only sends a signal to our own child.
+    unsafe {
+        libc::kill(pid, libc::SIGINT);
+    }
+    let status = child.wait().expect("katazuke ends");
+    assert_eq!(
+        std::os::unix::process::ExitStatusExt::signal(&status)
+            .or(status.code().map(|code| code - 128)),
+        Some(libc::SIGINT)
+    );
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    assert!(!running(), "the player program outlived katazuke");
+    assert!(!dir.path().join("match.ktz").exists());
+}

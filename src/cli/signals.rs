@@ -1,5 +1,18 @@
 //! Ending on SIGINT, SIGTERM or SIGHUP without leaving half-written files.
 
+/// What else a signal does before the process ends (see
+/// [`also_on_signals`]).
+static ALSO_ON_SIGNALS: std::sync::Mutex<Vec<fn()>> = std::sync::Mutex::new(Vec::new());
+
+/// Has SIGINT, SIGTERM and SIGHUP also call `action` before the process
+/// ends (after [`remove_unfinished_files_on_signals`]): for what the
+/// process started and must not leave behind.
+pub fn also_on_signals(action: fn()) {
+    if let Ok(mut actions) = ALSO_ON_SIGNALS.lock() {
+        actions.push(action);
+    }
+}
+
 /// From now on, SIGINT, SIGTERM and SIGHUP remove the temporary files of
 /// any write under way (so the files they would replace stay as they were)
 /// and then end the process as the signal would have. Call it first thing
@@ -23,6 +36,10 @@ pub fn remove_unfinished_files_on_signals() {
                 };
                 if let Some(signal) = signals.forever().next() {
                     reel::abandon_unfinished_files();
+                    let actions = ALSO_ON_SIGNALS.lock().map(|actions| actions.clone());
+                    for action in actions.unwrap_or_default() {
+                        action();
+                    }
                     let _ = signal_hook::low_level::emulate_default_handler(signal);
                     std::process::exit(128 + signal);
                 }

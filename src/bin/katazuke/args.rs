@@ -104,8 +104,10 @@ Examples:
 The search is alpha-beta with iterative deepening and a transposition
 table, under the virtual clock of §15.1; the score is the expected
 territory difference for the team to move, in cells (objects and time break
-ties, §9.2). On fields of 3x3 or smaller it searches every distinct turn to
-the end of the game and says so (exact).")]
+ties, §9.2). On fields of 3x3 or smaller it searches every distinct turn,
+to the end of the game when that fits in 500,000 positions, and then says
+`exact`; elsewhere `searched to the end of the game over the pruned turns`
+means every line ended, among the turns the pruning keeps.")]
     Suggest(SuggestArgs),
     /// Play a round robin (or gauntlet) of players over a set of fields,
     /// in parallel and resumable, and print the standings with Elo

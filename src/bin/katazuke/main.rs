@@ -17,13 +17,17 @@ mod text;
 
 use std::process::ExitCode;
 
-use shubbles::cli::{parse_arguments, remove_unfinished_files_on_signals};
+use shubbles::cli::{also_on_signals, parse_arguments, remove_unfinished_files_on_signals};
+use shubbles::katazuke::play::program::stop_every_program;
 
 use args::{Cli, Command};
 use exit::PROGRAM;
 
 fn main() -> ExitCode {
     remove_unfinished_files_on_signals();
+    // Player programs run in process groups of their own, out of reach of
+    // a terminal's Ctrl-C.
+    also_on_signals(stop_every_program);
     let cli = match parse_arguments::<Cli>(std::env::args_os().collect()) {
         Ok(cli) => cli,
         Err(ending) => return ending.exit(PROGRAM),

@@ -404,16 +404,19 @@ pub fn suggest(args: &SuggestArgs) -> Ending {
     let score = (sign(team) * found.value) as f64 / TERRITORY as f64;
     let text = if args.json {
         format!(
-            "{{\"game\":{},\"turn\":{},\"team\":\"{team}\",\"action\":\"{action}\",\"score\":{score:.3},\"depth\":{},\"nodes\":{},\"exact\":{}}}\n",
+            "{{\"game\":{},\"turn\":{},\"team\":\"{team}\",\"action\":\"{action}\",\"score\":{score:.3},\"depth\":{},\"nodes\":{},\"solved\":{},\"exact\":{}}}\n",
             state.game,
             state.turns + 1,
             found.depth,
             found.nodes,
+            found.solved,
             found.exact
         )
     } else {
         let how = if found.exact {
-            "exact: searched to the end of the game".to_string()
+            "exact: every distinct turn searched to the end of the game".to_string()
+        } else if found.solved {
+            "searched to the end of the game over the pruned turns".to_string()
         } else {
             format!("searched {} turns deep", found.depth)
         };

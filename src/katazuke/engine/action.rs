@@ -141,33 +141,6 @@ impl Action {
         })
     }
 
-    /// The action of `steps` (one action and at most one emptying, at most
-    /// four cells), or none when they are not one turn's.
-    pub fn of_steps(steps: &[Step], size: Size) -> Option<Action> {
-        let at = steps.iter().position(Step::is_action)?;
-        let empty = match (steps.len(), at) {
-            (1, 0) => EmptyAt::None,
-            (2, 0) if steps[1] == Step::Empty => EmptyAt::After,
-            (2, 1) if steps[0] == Step::Empty => EmptyAt::Before,
-            _ => return None,
-        };
-        let items = |items: &[Item]| -> Option<Vec<(usize, u32)>> {
-            (items.len() <= 4).then(|| {
-                items
-                    .iter()
-                    .map(|item| (size.index(item.cell), item.count))
-                    .collect()
-            })
-        };
-        Some(match &steps[at] {
-            Step::Clear(list) => Action::with_items(Kind::Clear, &items(list)?, empty),
-            Step::Place(list) => Action::with_items(Kind::Place, &items(list)?, empty),
-            Step::Move(cell) => Action::move_to(size.index(*cell), empty),
-            Step::Pass => Action::pass(empty),
-            Step::Empty => return None,
-        })
-    }
-
     /// The turn as a protocol answer or a log's steps (`clear b1:2 a2`;
     /// `timeout`), on a field of `size` (OpenSpiel's `serialize`).
     pub fn serialize(&self, size: Size) -> String {

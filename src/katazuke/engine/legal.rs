@@ -4,6 +4,7 @@
 //! turns pruned.
 
 use super::action::{Action, EmptyAt, Kind};
+use super::cost::{self, CostModel};
 use super::position::Position;
 
 /// The largest number of distinct turns [`Position::every_action`] lists
@@ -71,17 +72,20 @@ impl Position {
     /// dominated ones pruned:
     ///
     /// * clears take whole cells (each claims its cell) and at most one cell
-    ///   in part, as much as the room allows short of claiming it; splitting
-    ///   an amount otherwise over cells only costs more time;
+    ///   in part, as much as the room allows short of claiming it (and, on
+    ///   the virtual clock, as much as the time left allows when that is
+    ///   less); splitting an amount otherwise over cells only costs more
+    ///   time;
     /// * places put one object on each opponent's cell next to the current
     ///   territory (each cancels it), or one on a neighbour with no object
     ///   (which the team may then claim); more objects cost time and stock
     ///   for nothing;
     /// * moves go to own cells that touch something to clear or cancel;
-    /// * an emptying comes only with a load, and after a clear only;
-    /// * turns that cost more than the time left are one timeout, listed
-    ///   only when nothing fits or when it ends the game (its clock is the
-    ///   game clock): otherwise a pass keeps the team in at less cost.
+    /// * an emptying comes only with a load: after a clear, before any
+    ///   other action;
+    /// * turns that cost more than the time left are one timeout, always
+    ///   listed last: letting the clock run out can be worth it, as it
+    ///   takes the time from the game clock too.
     pub fn legal_actions(&self) -> Vec<Action> {
         let mut actions = Vec::new();
         if self.is_terminal() {
@@ -133,6 +137,17 @@ impl Position {
                 items.sort_unstable();
                 let action = Action::with_items(Kind::Clear, &items, EmptyAt::None);
                 with_empty(&mut actions, action, load + taken + part);
+                // And as much as the time left allows, when that is less.
+                let over = self.cost(&action).saturating_sub(self.time_left());
+                let fits = u64::from(part).saturating_sub(over.div_ceil(cost::OBJECT_MS));
+                if over > 0 && fits > 0 && self.costs() == CostModel::Virtual {
+                    let fits = fits as u32;
+                    for item in items.iter_mut().filter(|item| item.0 == index) {
+                        item.1 = fits;
+                    }
+                    let action = Action::with_items(Kind::Clear, &items, EmptyAt::None);
+                    with_empty(&mut actions, action, load + taken + fits);
+                }
             }
         }
         // Places: cancels, and objects to claim.
@@ -170,10 +185,7 @@ impl Position {
         with_empty(&mut actions, Action::pass(EmptyAt::None), load);
         let left = self.time_left();
         actions.retain(|action| self.cost(action) <= left);
-        let ends_game = self.game_left() <= self.team_left(team);
-        if actions.is_empty() || ends_game {
-            actions.push(Action::TIMEOUT);
-        }
+        actions.push(Action::TIMEOUT);
         actions
     }
 }

@@ -2,8 +2,9 @@
 //! a transposition table keyed by [`Position::key`]. Values are kept from
 //! A's side ([`Position::value`]): A maximises, B minimises, and a team
 //! whose opponent is out simply moves twice. A subtree that reached the
-//! end of the game on every line is *exact*; when the root is, the game is
-//! solved and the search stops.
+//! end of the game on every line is *solved*; when the root is, the search
+//! stops. A solved root is the game's *exact* value only when every
+//! distinct turn was searched, not the pruned ones.
 
 use std::time::Instant;
 
@@ -35,7 +36,11 @@ pub struct Found {
     pub depth: u32,
     /// Positions visited.
     pub nodes: u64,
-    /// True when the value is the game's exact result under best play.
+    /// True when every line searched reached the end of the game.
+    pub solved: bool,
+    /// True when, moreover, every distinct turn was searched
+    /// ([`Position::every_action`]): the value is then the game's exact
+    /// result under best play.
     pub exact: bool,
 }
 
@@ -71,6 +76,9 @@ pub struct Searcher {
     nodes: u64,
     limits: Limits,
     stopped: bool,
+    /// Some position of this game was searched over the pruned turns only
+    /// (its table's solved entries are then solved over those).
+    pruned: bool,
 }
 
 impl Default for Searcher {
@@ -91,12 +99,14 @@ impl Searcher {
                 every_action: false,
             },
             stopped: false,
+            pruned: false,
         }
     }
 
     /// Forgets every position (between games, whose keys do not mix).
     pub fn clear(&mut self) {
         self.table.fill(Entry::default());
+        self.pruned = false;
     }
 
     /// The best turn for the team to move in `position` within `limits`
@@ -114,10 +124,11 @@ impl Searcher {
             value: evaluate(position),
             depth: 0,
             nodes: 0,
+            solved: false,
             exact: false,
         };
         for depth in 1.. {
-            let Some((action, value, exact)) = self.root(position, &actions, depth) else {
+            let Some((action, value, solved)) = self.root(position, &actions, depth) else {
                 break;
             };
             found = Found {
@@ -125,9 +136,10 @@ impl Searcher {
                 value,
                 depth,
                 nodes: self.nodes,
-                exact,
+                solved,
+                exact: solved && !self.pruned,
             };
-            if exact || self.nodes >= self.limits.nodes {
+            if solved || self.nodes >= self.limits.nodes {
                 break;
             }
         }
@@ -145,13 +157,16 @@ impl Searcher {
         self.search(position, depth, i64::MIN + 1, i64::MAX - 1).0
     }
 
-    fn actions(&self, position: &Position) -> Vec<Action> {
+    fn actions(&mut self, position: &Position) -> Vec<Action> {
         let every = if self.limits.every_action {
             position.every_action()
         } else {
             None
         };
-        let mut actions = every.unwrap_or_else(|| position.legal_actions());
+        let mut actions = every.unwrap_or_else(|| {
+            self.pruned = true;
+            position.legal_actions()
+        });
         order(position, &mut actions);
         actions
     }

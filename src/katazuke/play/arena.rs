@@ -261,7 +261,7 @@ fn judge(
         }
         Answer::Line(line) => match read_answer(team, &line, state) {
             Ok(Some(steps)) => steps,
-            Ok(None) => return timeout("answered timeout".into()),
+            Ok(None) => return judge(referee, Answer::Timeout, elapsed, options),
             Err(message) => {
                 return illegal(
                     state,

@@ -70,7 +70,8 @@ pub trait Player {
 }
 
 /// `builtin:random`: a uniformly random turn of the engine's canonical
-/// legal ones ([`Position::legal_actions`]), from a seed.
+/// legal ones ([`Position::legal_actions`]), from a seed; it lets its
+/// clock run out only when nothing else fits.
 pub struct RandomPlayer {
     random: Seeded,
 }
@@ -109,7 +110,11 @@ impl Player for RandomPlayer {
 
     fn answer(&mut self, go: &Go<'_>) -> Answer {
         let position = Position::of(go.state, costs(go.clock));
-        let actions = position.legal_actions();
+        let mut actions = position.legal_actions();
+        // The timeout comes last; it is drawn only when nothing else fits.
+        if actions.len() > 1 {
+            actions.pop();
+        }
         let action = actions[self.random.below(actions.len() as u64) as usize];
         answer_of(&action, go.state)
     }
@@ -206,10 +211,13 @@ pub const LEVEL_NODES: [u64; 6] = [1_000, 5_000, 20_000, 60_000, 200_000, 800_00
 pub const DEFAULT_LEVEL: u8 = 3;
 
 /// On fields of this many cells or fewer (3 × 3) the computer player
-/// searches every distinct turn to the end of the game, with this many
-/// positions at most.
+/// searches every distinct turn, to the end of the game when that fits in
+/// [`EXACT_NODES`] positions.
 pub const EXACT_CELLS: usize = 9;
-const EXACT_NODES: u64 = 4_000_000;
+/// The positions a turn on a small field may search: about a quarter of a
+/// second, well inside the default thinking bound, so that the position
+/// budget, not the clock, ends the search and the play is reproducible.
+pub const EXACT_NODES: u64 = 500_000;
 
 /// `builtin` and `builtin:LEVEL`: the search of §15.2 (alpha–beta, iterative
 /// deepening, a transposition table), from level 1 to 6.

@@ -7,8 +7,9 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::os::unix::process::CommandExt;
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use super::player::{Answer, Go, Player, Silence};
@@ -18,8 +19,44 @@ use crate::katazuke::model::team::Team;
 /// The longest answer line read; the rest of a longer one is dropped.
 const MAX_ANSWER_BYTES: u64 = 64 * 1024;
 
+/// Lines a program may have written ahead that are kept; beyond them it
+/// waits (its pipe fills), so a program that floods its output costs no
+/// memory.
+const OUTPUT_LINES: usize = 64;
+
+/// Lines written out of turn that are dropped before a `go`, at most: a
+/// program writing without end is then read as it answers.
+const MAX_DROPPED: usize = 4 * OUTPUT_LINES;
+
 /// How long a program may take to exit after `quit` before it is killed.
 const QUIT_GRACE: Duration = Duration::from_millis(500);
+
+/// The process groups of the programs running now, for
+/// [`stop_every_program`].
+static RUNNING_GROUPS: Mutex<Vec<libc::pid_t>> = Mutex::new(Vec::new());
+
+/// Kills every player program still running, with whatever it started. A
+/// program runs in a process group of its own, which a terminal's Ctrl-C
+/// does not reach: a command ended by a signal calls this first.
+pub fn stop_every_program() {
+    if let Ok(mut groups) = RUNNING_GROUPS.lock() {
+        for group in groups.drain(..) {
+            kill_group(group);
+        }
+    }
+}
+
+fn kill_group(group: libc::pid_t) {
+    if group <= 0 {
+        // Not a child's group: 0 would be our own.
+        return;
+    }
+    // SAFETY: killpg only sends a signal, to a group that one of our
+    // children leads and that is not yet waited for (so not reused).
+    unsafe {
+        libc::killpg(group, libc::SIGKILL);
+    }
+}
 
 /// What the reading thread hands on.
 enum Output {
@@ -30,7 +67,10 @@ enum Output {
 
 struct Running {
     child: Child,
-    stdin: Option<ChildStdin>,
+    group: libc::pid_t,
+    /// Text for the program, written on a thread of its own: a program
+    /// that stops reading blocks that thread, never the referee.
+    input: Option<Sender<String>>,
     output: Receiver<Output>,
 }
 
@@ -41,6 +81,23 @@ pub struct Program {
     running: Option<Running>,
     /// Why the program gives no answers until the next game.
     gone: Option<String>,
+}
+
+/// The line `sh -c` runs: a simple command replaces the shell (`exec`),
+/// so that a program that closes its output is seen to. Several commands
+/// (`cd bot && ./run`) or an assignment first (`SEED=1 ./bot`) cannot, and
+/// run under the shell.
+fn shell_line(command: &str) -> String {
+    let several = command.contains([';', '&', '|', '\n', '(', ')', '{', '}']);
+    let assigns = command
+        .split_whitespace()
+        .next()
+        .is_some_and(|word| word.contains('='));
+    if several || assigns {
+        command.to_string()
+    } else {
+        format!("exec {command}")
+    }
 }
 
 impl Program {
@@ -58,21 +115,11 @@ impl Program {
     fn start(&mut self) {
         self.stop();
         self.gone = None;
-        // A simple command replaces the shell (`exec`), so that a program
-        // that closes its output is seen to; one of several commands
-        // (`cd bot && ./run`) cannot, and runs under the shell. Either way
-        // the program has its own process group, stopped as a whole.
-        let compound = self
-            .command
-            .contains([';', '&', '|', '\n', '(', ')', '{', '}']);
-        let line = if compound {
-            self.command.clone()
-        } else {
-            format!("exec {}", self.command)
-        };
+        // A process group of its own, so that the program is stopped with
+        // whatever it started.
         let spawned = Command::new("sh")
             .arg("-c")
-            .arg(line)
+            .arg(shell_line(&self.command))
             .process_group(0)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -89,7 +136,25 @@ impl Program {
             self.gone = Some("could not be started: no pipes".into());
             return;
         };
-        let (sender, output) = mpsc::channel();
+        let group = libc::pid_t::try_from(child.id()).unwrap_or(0);
+        if let Ok(mut groups) = RUNNING_GROUPS.lock() {
+            groups.push(group);
+        }
+        let (input, texts) = mpsc::channel::<String>();
+        std::thread::spawn(move || {
+            let mut stdin = stdin;
+            for text in texts {
+                if stdin
+                    .write_all(text.as_bytes())
+                    .and_then(|()| stdin.flush())
+                    .is_err()
+                {
+                    // It stopped reading: its next answer finds out why.
+                    return;
+                }
+            }
+        });
+        let (sender, output) = mpsc::sync_channel(OUTPUT_LINES);
         std::thread::spawn(move || {
             let mut reader = BufReader::new(stdout);
             loop {
@@ -118,25 +183,23 @@ impl Program {
         });
         self.running = Some(Running {
             child,
-            stdin: Some(stdin),
+            group,
+            input: Some(input),
             output,
         });
     }
 
-    /// Kills the program, if it runs, and waits for it.
+    /// Kills the program, if it runs, with its process group, and waits
+    /// for it.
     fn stop(&mut self) {
         if let Some(mut running) = self.running.take() {
-            drop(running.stdin.take());
-            if let Ok(group) = libc::pid_t::try_from(running.child.id()) {
-                // SAFETY: killpg only sends a signal; the group is the one
-                // this child leads (process_group(0) above), which stays
-                // ours until the child is waited for below.
-                unsafe {
-                    libc::killpg(group, libc::SIGKILL);
-                }
-            }
+            drop(running.input.take());
+            kill_group(running.group);
             let _ = running.child.kill();
             let _ = running.child.wait();
+            if let Ok(mut groups) = RUNNING_GROUPS.lock() {
+                groups.retain(|&group| group != running.group);
+            }
         }
     }
 
@@ -147,19 +210,14 @@ impl Program {
     }
 
     fn send(&mut self, text: &str) {
-        let Some(running) = &mut self.running else {
-            return;
-        };
-        let written = match &mut running.stdin {
-            Some(stdin) => stdin
-                .write_all(text.as_bytes())
-                .and_then(|()| stdin.flush()),
-            None => Ok(()),
-        };
-        if written.is_err() {
-            // The program stopped reading: it is told nothing more, and its
+        if let Some(input) = self
+            .running
+            .as_ref()
+            .and_then(|running| running.input.as_ref())
+        {
+            // A program whose writing thread ended stopped reading: its
             // next answer finds out why.
-            running.stdin = None;
+            let _ = input.send(text.to_string());
         }
     }
 
@@ -202,7 +260,8 @@ impl Player for Program {
         self.send(&message_lines(message));
         if let Message::Quit = message {
             if let Some(running) = &mut self.running {
-                drop(running.stdin.take());
+                // Its input ends once what is queued is written.
+                drop(running.input.take());
                 let deadline = Instant::now() + QUIT_GRACE;
                 while Instant::now() < deadline {
                     if let Ok(Some(_)) = running.child.try_wait() {
@@ -224,8 +283,11 @@ impl Player for Program {
         };
         // Lines written out of turn are not answers.
         let mut closed = false;
-        while let Ok(output) = running.output.try_recv() {
-            closed |= matches!(output, Output::End);
+        for _ in 0..MAX_DROPPED {
+            match running.output.try_recv() {
+                Ok(output) => closed |= matches!(output, Output::End),
+                Err(_) => break,
+            }
         }
         if !closed {
             let state = go.state;

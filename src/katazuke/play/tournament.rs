@@ -470,6 +470,10 @@ impl Tournament {
         let mut line_of: BTreeMap<usize, usize> = BTreeMap::new();
         let mut outcomes = Vec::new();
         for (number, line) in (2..).zip(lines) {
+            if line.trim().is_empty() {
+                // A blank line (an editor's) holds no match.
+                continue;
+            }
             let damaged = |problem: String| TournamentError::Damaged {
                 path: path.to_path_buf(),
                 line: number,

@@ -534,9 +534,11 @@ fn check(state: &GameState, team: Team, steps: &[Step]) -> Result<Vec<usize>, Vi
                 duplicates(step, items, index)?;
                 let current = current.ok_or_else(|| no_current(step, team).at(index, None))?;
                 adjacent(step, items, team, current, index)?;
-                let total: u32 = items.iter().map(|item| item.count).sum();
+                // In u64: counts are read up to u32::MAX, and a sum of
+                // them must not wrap round to something the stock allows.
+                let total: u64 = items.iter().map(|item| u64::from(item.count)).sum();
                 let stock = state.stock[team];
-                if total > stock {
+                if total > u64::from(stock) {
                     return Err(fail(
                         Code::Stock,
                         format!("place of {total} with {stock} left in stock (§5.3)"),
