@@ -94,14 +94,7 @@ fn positions(matches: u64) -> Vec<Position> {
             Policy::Strict,
             |record| match &record.event {
                 Event::GameStart(start) => {
-                    state = Some(GameState::start(
-                        record.game.unwrap_or(1),
-                        &start.params,
-                        start.first,
-                        start.field.concat(),
-                        &start.start,
-                        start.current,
-                    ));
+                    state = Some(GameState::after_start(record.game.unwrap_or(1), start));
                 }
                 event => {
                     if let Some(state) = &mut state {

@@ -18,8 +18,9 @@ use shubbles::katazuke::play::arena::{play_match, GameSetup, PlayOptions};
 use shubbles::katazuke::play::player::{
     Clock, ComputerPlayer, GreedyPlayer, Player, RandomPlayer, DEFAULT_LEVEL,
 };
+use shubbles::katazuke::play::random::random_start;
 use shubbles::katazuke::play::random::Seeded;
-use shubbles::katazuke::play::suite::{practice_setup, random_start};
+use shubbles::katazuke::play::suite::practice_setup;
 use shubbles::katazuke::rules::game::{GameReferee, Policy};
 use shubbles::katazuke::rules::outcome::MatchResult;
 
@@ -312,13 +313,7 @@ fn on_small_fields_the_computer_player_is_exactly_optimal() {
         let optimum = exhaustive(&state, &mut memo);
         let mut player = ComputerPlayer::new(DEFAULT_LEVEL);
         let position = Position::of(&state, CostModel::Virtual);
-        let mut limits = player.limits(
-            size.cells(),
-            Clock::Virtual,
-            std::time::Duration::from_secs(60),
-            position.time_left(),
-        );
-        limits.deadline = None;
+        let limits = player.budget(size.cells());
         let found = player.search(&position, limits).expect("a turn to play");
         assert!(
             found.exact,

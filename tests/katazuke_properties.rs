@@ -107,9 +107,8 @@ proptest! {
             );
             match &record.event {
                 Event::GameStart(game) => {
-                    let counts = game.field.concat();
-                    initial = counts.iter().sum();
-                    state = Some(GameState::start(record.game.unwrap_or(1), &game.params, game.first, counts, &game.start, game.current));
+                    initial = game.field.concat().iter().sum();
+                    state = Some(GameState::after_start(record.game.unwrap_or(1), game));
                 }
                 Event::MatchEnd { territory, winner, criterion, .. } => {
                     // §9.3: two wins always come with the larger territory.

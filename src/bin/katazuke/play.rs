@@ -10,16 +10,16 @@ use shubbles::katazuke::draw::animation::{write_replay, ReplayOptions};
 use shubbles::katazuke::engine::action::sign;
 use shubbles::katazuke::engine::cost::CostModel;
 use shubbles::katazuke::engine::position::{Position, TERRITORY};
-use shubbles::katazuke::log::reader::{read, read_setup, read_unfinished, Setup};
+use shubbles::katazuke::log::reader::{read_setup, read_unfinished, Setup};
 use shubbles::katazuke::log::record::MatchRecord;
-use shubbles::katazuke::model::event::Record;
 use shubbles::katazuke::model::field::{Cell, Size};
 use shubbles::katazuke::model::team::{PerTeam, Team};
 use shubbles::katazuke::play::arena::{play_match, GameSetup, MatchSetup, OnIllegal, PlayOptions};
 use shubbles::katazuke::play::player::{Clock, ComputerPlayer};
+use shubbles::katazuke::play::random::random_start;
 use shubbles::katazuke::play::random::Seeded;
 use shubbles::katazuke::play::spec::PlayerSpec;
-use shubbles::katazuke::play::suite::{practice_setup, random_start};
+use shubbles::katazuke::play::suite::practice_setup;
 use shubbles::katazuke::play::tournament::{Format, MatchOutcome, Tournament, TournamentError};
 use shubbles::katazuke::rules::frames::{FrameKind, Frames};
 use shubbles::katazuke::rules::game::Policy;
@@ -29,7 +29,7 @@ use shubbles::katazuke::TEMPORARY_PREFIX;
 use crate::args::{
     ClockArg, IllegalAnswer, PlayArgs, PlayingArgs, StartArg, SuggestArgs, TournamentArgs,
 };
-use crate::input::{game_turn, print_diagnostics, read_source};
+use crate::input::{game_turn, print_diagnostics, read_source, referee, Source};
 
 /// The parameters `play` uses when given none: the worked example's
 /// (KATAZUKE.md §11.4).
@@ -185,15 +185,6 @@ fn symmetric_start(size: Size) -> [Cell; 3] {
     }
 }
 
-/// The events of a record's log, refereed.
-fn records_of(log: &str) -> Vec<Record> {
-    let mut records = Vec::new();
-    read(log.as_bytes(), Policy::Strict, |record| {
-        records.push(record.clone())
-    });
-    records
-}
-
 pub fn play(args: &PlayArgs) -> Ending {
     if let Some(path) = &args.output {
         if let Err(message) = check_extension(path, "ktz", "the match record", &[]) {
@@ -242,7 +233,14 @@ pub fn play(args: &PlayArgs) -> Ending {
     };
     drop((a, b));
     let log = record.to_string();
-    let records = records_of(&log);
+    let records = referee(
+        &Source {
+            label: "the record".into(),
+            bytes: log.clone().into_bytes(),
+        },
+        Policy::Strict,
+    )
+    .records;
     let output = args.output.as_deref().unwrap_or(Path::new("-"));
     let written = write_output(output, "match record", TEMPORARY_PREFIX, |out| {
         Ok(out.write_all(log.as_bytes())?)
@@ -378,24 +376,15 @@ pub fn suggest(args: &SuggestArgs) -> Ending {
             None => format!("{}: the log has no game to play on", source.label),
         });
     };
-    if let Some(end) = state.ended.or_else(|| state.end_reason()) {
+    let position = Position::of(&state, CostModel::Virtual);
+    if let Some(end) = position.ended() {
         return Ending::Invalid(format!(
             "{}: game {} has ended after turn {} ({end}): nothing to suggest",
             source.label, state.game, state.turns
         ));
     }
-    let position = Position::of(&state, CostModel::Virtual);
     let mut player = ComputerPlayer::new(args.level);
-    let limits = {
-        let mut limits = player.limits(
-            state.size().cells(),
-            Clock::Virtual,
-            Duration::from_secs(3600),
-            position.time_left(),
-        );
-        limits.deadline = None;
-        limits
-    };
+    let limits = player.budget(state.size().cells());
     let Some(found) = player.search(&position, limits) else {
         return Ending::Invalid("no turn to suggest".into());
     };
@@ -403,15 +392,18 @@ pub fn suggest(args: &SuggestArgs) -> Ending {
     let action = found.action.serialize(state.size());
     let score = (sign(team) * found.value) as f64 / TERRITORY as f64;
     let text = if args.json {
-        format!(
-            "{{\"game\":{},\"turn\":{},\"team\":\"{team}\",\"action\":\"{action}\",\"score\":{score:.3},\"depth\":{},\"nodes\":{},\"solved\":{},\"exact\":{}}}\n",
-            state.game,
-            state.turns + 1,
-            found.depth,
-            found.nodes,
-            found.solved,
-            found.exact
-        )
+        let object = serde_json::json!({
+            "game": state.game,
+            "turn": state.turns + 1,
+            "team": team.letter(),
+            "action": action,
+            "score": (score * 1000.0).round() / 1000.0,
+            "depth": found.depth,
+            "nodes": found.nodes,
+            "solved": found.solved,
+            "exact": found.exact,
+        });
+        format!("{object}\n")
     } else {
         let how = if found.exact {
             "exact: every distinct turn searched to the end of the game".to_string()

@@ -120,15 +120,7 @@ pub fn annotate(records: &mut [Record], nodes: u64, keep_comments: bool) {
     for record in records.iter_mut() {
         match &record.event {
             Event::GameStart(start) => {
-                let counts = start.field.concat();
-                state = Some(GameState::start(
-                    record.game.unwrap_or(1),
-                    &start.params,
-                    start.first,
-                    counts,
-                    &start.start,
-                    start.current,
-                ));
+                state = Some(GameState::after_start(record.game.unwrap_or(1), start));
                 searcher.clear();
                 continue;
             }

@@ -2,7 +2,7 @@
 //! stocks and clocks. It is a fold over the game's events
 //! ([`GameState::apply`]); the referee advances its own state the same way.
 
-use super::event::{End, Event};
+use super::event::{End, Event, GameStart};
 use super::field::{Cell, Size};
 use super::params::Params;
 use super::team::{PerTeam, Role, Team};
@@ -98,6 +98,19 @@ impl GameState {
             to_move: first,
             ended: None,
         }
+    }
+
+    /// The state a game's `GameStart` event describes, in game `game`:
+    /// where every fold over a game's events begins.
+    pub fn after_start(game: u8, start: &GameStart) -> GameState {
+        GameState::start(
+            game,
+            &start.params,
+            start.first,
+            start.field.concat(),
+            &start.start,
+            start.current,
+        )
     }
 
     /// Rows and columns.

@@ -17,7 +17,7 @@ use crate::katazuke::model::params::Params;
 use crate::katazuke::model::state::GameState;
 use crate::katazuke::model::team::{PerTeam, Team};
 use crate::katazuke::model::turn::{Play, Step, Turn};
-use crate::katazuke::rules::game::{GameReferee, Policy, Violation};
+use crate::katazuke::rules::game::{check_steps, GameReferee, Policy, Violation};
 
 /// What becomes of a player that answers garbage, an illegal turn, or
 /// cannot answer at all (§15.1 `--illegal`).
@@ -192,14 +192,14 @@ fn play_game(
         // Whole milliseconds, rounded up: an answer takes some time, and a
         // turn of 0 ms would be a warning of the log (§10.4).
         let elapsed = (asked.elapsed().as_micros() as u64).div_ceil(1000).max(1);
-        let (turn, comment) = judge(&referee, answer, elapsed, options);
+        let (turn, comment) = judge(state, answer, elapsed, options);
         let mut charged = 0;
         let mut note = |_: &GameState, event: Event| {
             if let Event::TurnEnd { charged: c, .. } = event {
                 charged = c;
             }
         };
-        // `judge` tried the steps on a copy: the referee takes them.
+        // `judge` checked the steps: the referee takes them.
         referee.play(turn.clone(), None, None, &mut note)?;
         let applied = match &turn.play {
             Play::Steps { steps, .. } => Some(steps.as_slice()),
@@ -231,12 +231,11 @@ fn play_game(
 /// whatever they would cost, and legal ones that cost more than the time
 /// left time out (§7.2).
 fn judge(
-    referee: &GameReferee,
+    state: &GameState,
     answer: Answer,
     elapsed: u64,
     options: &PlayOptions,
 ) -> (Turn, Option<String>) {
-    let state = referee.state();
     let team = state.to_move;
     let left = state.time_left(team);
     let timeout = |comment: String| {
@@ -261,7 +260,7 @@ fn judge(
         }
         Answer::Line(line) => match read_answer(team, &line, state) {
             Ok(Some(steps)) => steps,
-            Ok(None) => return judge(referee, Answer::Timeout, elapsed, options),
+            Ok(None) => return judge(state, Answer::Timeout, elapsed, options),
             Err(message) => {
                 return illegal(
                     state,
@@ -280,14 +279,7 @@ fn judge(
         }
         Answer::Silent(Silence::Crashed(what)) => return illegal(state, &what, PASS_MS, options),
     };
-    let trial = Turn {
-        team,
-        play: Play::Steps {
-            duration: 0,
-            steps: steps.clone(),
-        },
-    };
-    if let Err(violation) = referee.clone().play(trial, None, None, &mut |_, _| {}) {
+    if let Err(violation) = check_steps(state, &steps) {
         let reason = format!(
             "{}: {} [{}]",
             quoted(&Words(&steps).to_string()),

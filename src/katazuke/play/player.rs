@@ -11,8 +11,8 @@ use crate::katazuke::engine::cost::CostModel;
 use crate::katazuke::engine::position::Position;
 use crate::katazuke::engine::search::{Found, Limits, Searcher};
 use crate::katazuke::model::state::GameState;
-use crate::katazuke::model::turn::{Play, Step, Turn};
-use crate::katazuke::rules::game::GameReferee;
+use crate::katazuke::model::turn::Step;
+use crate::katazuke::rules::game::check_steps;
 
 /// Whose time a turn takes (§15.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -235,11 +235,21 @@ impl ComputerPlayer {
         }
     }
 
-    /// What it searches with in a position of `cells` cells, given `limit`
-    /// to think and `clock`.
-    pub fn limits(&self, cells: usize, clock: Clock, limit: Duration, left_ms: u64) -> Limits {
+    /// Its budget in a position of `cells` cells, with no clock: positions
+    /// by level, and every distinct turn on small fields.
+    pub fn budget(&self, cells: usize) -> Limits {
         let nodes = LEVEL_NODES[usize::from(self.level) - 1];
         let exact = cells <= EXACT_CELLS;
+        Limits {
+            nodes: if exact { nodes.max(EXACT_NODES) } else { nodes },
+            deadline: None,
+            every_action: exact,
+        }
+    }
+
+    /// Its budget given `limit` to think under `clock`, with `left_ms` on
+    /// its clock.
+    pub fn limits(&self, cells: usize, clock: Clock, limit: Duration, left_ms: u64) -> Limits {
         // Under the wall clock, thinking is the turn's duration: a small
         // share of what is left. Under the virtual one it costs nothing
         // but may not reach the thinking bound.
@@ -248,9 +258,8 @@ impl ComputerPlayer {
             Clock::Virtual => limit.mul_f64(0.8),
         };
         Limits {
-            nodes: if exact { nodes.max(EXACT_NODES) } else { nodes },
             deadline: Some(Instant::now() + think),
-            every_action: exact,
+            ..self.budget(cells)
         }
     }
 
@@ -326,15 +335,8 @@ impl Player for HumanPlayer {
                     continue;
                 }
             };
-            let trial = Turn {
-                team,
-                play: Play::Steps {
-                    duration: 0,
-                    steps: steps.clone(),
-                },
-            };
-            match GameReferee::resume(state.clone()).play(trial, None, None, &mut |_, _| {}) {
-                Ok(_) => return Answer::Steps(steps),
+            match check_steps(state, &steps) {
+                Ok(()) => return Answer::Steps(steps),
                 Err(violation) => eprintln!("not allowed: {violation} [{}]", violation.code),
             }
         }

@@ -4,7 +4,7 @@
 //! and a random duration; now and then a turn overruns or times out.
 
 use crate::katazuke::log::record::{GameRecord, MatchRecord};
-use crate::katazuke::model::field::Cell;
+use crate::katazuke::model::field::{Cell, Size};
 use crate::katazuke::model::params::Params;
 use crate::katazuke::model::state::GameState;
 use crate::katazuke::model::team::{PerTeam, Team};
@@ -41,14 +41,12 @@ impl Seeded {
     }
 }
 
-/// Three distinct cells of the field, at random: the first team's, then the
-/// second team's two.
-fn start_cells(params: &Params, random: &mut Seeded) -> [Cell; 3] {
-    let size = params.field.size();
-    let cells = size.cells() as u64;
+/// Three distinct cells of a field of `size` (which has at least three):
+/// the first team's, then the second team's two.
+pub fn random_start(size: Size, random: &mut Seeded) -> [Cell; 3] {
     let mut chosen: Vec<Cell> = Vec::new();
     while chosen.len() < 3 {
-        let cell = size.cell(random.below(cells) as usize);
+        let cell = size.cell(random.below(size.cells() as u64) as usize);
         if !chosen.contains(&cell) {
             chosen.push(cell);
         }
@@ -148,7 +146,7 @@ pub fn random_match(params: &Params, seed: u64, mishaps: u64) -> MatchRecord {
     let mut random = Seeded::new(seed);
     let mut games = Vec::new();
     for first in [Team::A, Team::B] {
-        let [own, one, two] = start_cells(params, &mut random);
+        let [own, one, two] = random_start(params.field.size(), &mut random);
         let second = first.other();
         let mut start = PerTeam::<Vec<Cell>>::default();
         start[first] = vec![own];

@@ -5,8 +5,8 @@
 //! the same match on every machine.
 
 use super::arena::{GameSetup, MatchSetup};
-use super::random::Seeded;
-use crate::katazuke::model::field::{Cell, Field, Size};
+use super::random::{random_start, Seeded};
+use crate::katazuke::model::field::Field;
 use crate::katazuke::model::params::{Params, Stock, DEFAULT_GAME_TIME, DEFAULT_TEAM_TIME};
 
 /// The practice match of `seed`.
@@ -43,17 +43,4 @@ pub fn practice_setup(seed: u64) -> MatchSetup {
         params,
         games: GameSetup::swapped_pair(cells),
     }
-}
-
-/// Three distinct cells of a field of `size` (which has at least three):
-/// the first team's, then the second team's two.
-pub fn random_start(size: Size, random: &mut Seeded) -> [Cell; 3] {
-    let mut chosen: Vec<Cell> = Vec::new();
-    while chosen.len() < 3 {
-        let cell = size.cell(random.below(size.cells() as u64) as usize);
-        if !chosen.contains(&cell) {
-            chosen.push(cell);
-        }
-    }
-    [chosen[0], chosen[1], chosen[2]]
 }

@@ -150,15 +150,7 @@ impl<I: Iterator<Item = Record>> Iterator for Frames<I> {
             match record.event {
                 Event::MatchStart(start) => self.names = start.teams,
                 Event::GameStart(game) => {
-                    let counts = game.field.concat();
-                    self.state = Some(GameState::start(
-                        record.game.unwrap_or(1),
-                        &game.params,
-                        game.first,
-                        counts,
-                        &game.start,
-                        game.current,
-                    ));
+                    self.state = Some(GameState::after_start(record.game.unwrap_or(1), &game));
                     return self.frame(FrameKind::Start);
                 }
                 Event::TurnStart { team, role, .. } => {

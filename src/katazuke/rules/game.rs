@@ -461,6 +461,14 @@ fn check_start(
 /// container (warned of, not refused). A cell off the field is `E-CELL`
 /// before anything else: a turn read from a log has had its cells
 /// checked, but one built in code or taken from an event log may not.
+/// Checks `steps` as a turn of the team to move in `state` would be checked
+/// (§4.3, §5, in the order of §10.6.8), without playing them: for a player
+/// that must know whether an answer is legal before it is timed and
+/// charged.
+pub fn check_steps(state: &GameState, steps: &[Step]) -> Result<(), Violation> {
+    check(state, state.to_move, steps).map(|_| ())
+}
+
 fn check(state: &GameState, team: Team, steps: &[Step]) -> Result<Vec<usize>, Violation> {
     let size = state.size();
     for (index, step) in steps.iter().enumerate() {
