@@ -25,6 +25,7 @@
 pub mod cli;
 pub mod katazuke;
 pub mod puzzle;
+pub mod run_lock;
 pub mod text_input;
 
 pub use puzzle::draw::animation::write_gif;
