@@ -4,7 +4,7 @@
 //! reader's business (`super::reader`).
 
 use crate::katazuke::model::code::Code;
-use crate::katazuke::model::field::{Cell, Size};
+use crate::katazuke::model::field::{Cell, CellNameError, Size};
 use crate::katazuke::model::team::Team;
 use crate::katazuke::model::turn::{Item, Play, Step};
 
@@ -202,30 +202,53 @@ pub fn duration(text: &str) -> Option<u64> {
 
 /// A run of ASCII digits as a number.
 pub fn digits(text: &str) -> Option<u64> {
+    whole(text).ok()
+}
+
+/// Why a token is not a whole number of the type asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NumberError {
+    /// Not a run of ASCII digits.
+    NotDigits,
+    /// Digits, but more than the type holds: never read as another number.
+    TooLarge,
+}
+
+/// A run of ASCII digits as a `T`, refused whole when it does not fit.
+pub fn whole<T: TryFrom<u64>>(text: &str) -> Result<T, NumberError> {
     if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
+        return Err(NumberError::NotDigits);
     }
-    text.parse().ok()
+    text.parse::<u64>()
+        .ok()
+        .and_then(|n| T::try_from(n).ok())
+        .ok_or(NumberError::TooLarge)
 }
 
 /// A cell of a field of `size` (§10.6.7: a lowercase letter and digits is a
 /// cell name, E-CELL when the field has no such cell; anything else is
 /// E-SYNTAX).
 pub fn cell(token: Token<'_>, size: Size, text: &str) -> Result<Cell, LineError> {
-    let cell = Cell::parse(text).ok_or_else(|| {
-        LineError::syntax(
-            format!("expected a cell such as b3, found {text:?}"),
-            token.column,
-        )
-    })?;
-    if !size.contains(cell) {
-        return Err(LineError::new(
+    let off_field = || {
+        LineError::new(
             Code::Cell,
             format!("{text} is not a cell of the {size} field (§1.2)"),
             token.column,
-        ));
+        )
+    };
+    match Cell::parse(text) {
+        Ok(cell) if size.contains(cell) => Ok(cell),
+        Ok(_) | Err(CellNameError::OffEveryField) => Err(off_field()),
+        Err(CellNameError::BadRow) => Err(LineError::new(
+            Code::Cell,
+            format!("{text} is not a cell name: rows are numbered from 1, without leading zeros (§11.2)"),
+            token.column,
+        )),
+        Err(CellNameError::NotACellName) => Err(LineError::syntax(
+            format!("expected a cell such as b3, found {text:?}"),
+            token.column,
+        )),
     }
-    Ok(cell)
 }
 
 /// True when a token is an item: a cell name, then optionally `:N` or `xN`.
@@ -250,8 +273,17 @@ fn item(token: Token<'_>, size: Size) -> Result<Item, LineError> {
     let cell = cell(token, size, name)?;
     let count = match count {
         None => 1,
-        Some(count) => match digits(count) {
-            Some(n) if n >= 1 => u32::try_from(n).unwrap_or(u32::MAX),
+        Some(count) => match whole::<u32>(count) {
+            Ok(n) if n >= 1 => n,
+            Err(NumberError::TooLarge) => {
+                return Err(LineError::syntax(
+                    format!(
+                        "{text:?}: {count} objects do not fit in a count, at most {} (§11.2)",
+                        u32::MAX
+                    ),
+                    token.column,
+                ))
+            }
             _ => {
                 return Err(LineError::syntax(
                     format!("{text:?}: the number of objects is a whole number from 1"),
@@ -339,10 +371,17 @@ pub fn turn(split: &Split<'_>, size: Size) -> Result<TurnLine, LineError> {
     let mut number = None;
     if let Some(first) = tokens.first() {
         if let Some(digits_part) = first.text.strip_suffix('.') {
-            let n = digits(digits_part).ok_or_else(|| {
-                LineError::syntax(format!("bad turn number {:?}", first.text), first.column)
+            let n = whole::<u32>(digits_part).map_err(|error| {
+                let why = match error {
+                    NumberError::TooLarge => " (too large)",
+                    NumberError::NotDigits => "",
+                };
+                LineError::syntax(
+                    format!("bad turn number {:?}{why}", first.text),
+                    first.column,
+                )
             })?;
-            number = Some(u32::try_from(n).unwrap_or(u32::MAX));
+            number = Some(n);
             at = 1;
         }
     }

@@ -490,8 +490,10 @@ impl<S: FnMut(&Record)> Reader<'_, S> {
     }
 
     fn header_line(&mut self, split: &Split<'_>) -> Result<(), Problem> {
-        if let Some(number) = game_line(split)? {
-            return self.begin_game(number);
+        match game_line(split)? {
+            Some(GameNumber::One) => return self.begin_game(1),
+            Some(_) => return Err(games_error(split)),
+            None => {}
         }
         let Some((key, value, column)) = key_value(split) else {
             return Err(syntax(
@@ -579,10 +581,10 @@ impl<S: FnMut(&Record)> Reader<'_, S> {
         if let Some(number) = game_line(split)? {
             let current = self.game().map_or(0, |game| game.number);
             self.close_game()?;
-            if current != 1 || number != 2 {
+            if current != 1 || number != GameNumber::Two {
                 return Err(games_error(split));
             }
-            return self.begin_game(number);
+            return self.begin_game(2);
         }
         let started = self.game().is_some_and(|game| game.referee.is_some());
         if lines::is_turn(split) {
@@ -1128,15 +1130,19 @@ fn games_error(split: &Split<'_>) -> Problem {
     ))
 }
 
-/// The number of a `game N` line; `None` for any other line.
-fn game_line(split: &Split<'_>) -> Result<Option<u8>, Problem> {
+/// The number of a `game N` line as written (only 1 and 2 are games, so
+/// a number too large to hold is no game either); `None` for any other
+/// line.
+fn game_line(split: &Split<'_>) -> Result<Option<GameNumber>, Problem> {
     if split.tokens[0].text != "game" || key_value(split).is_some() {
         return Ok(None);
     }
     match split.tokens.as_slice() {
-        [word, number] if word.text == "game" => match lines::digits(number.text) {
-            Some(n) => Ok(Some(u8::try_from(n).unwrap_or(u8::MAX))),
-            None => Err(syntax(
+        [word, number] if word.text == "game" => match lines::whole::<u8>(number.text) {
+            Ok(1) => Ok(Some(GameNumber::One)),
+            Ok(2) => Ok(Some(GameNumber::Two)),
+            Ok(_) | Err(lines::NumberError::TooLarge) => Ok(Some(GameNumber::Other)),
+            Err(lines::NumberError::NotDigits) => Err(syntax(
                 format!("game: expected a game number, found {:?}", number.text),
                 number.column,
             )),
@@ -1146,6 +1152,15 @@ fn game_line(split: &Split<'_>) -> Result<Option<u8>, Problem> {
         }
         _ => Ok(None),
     }
+}
+
+/// What a `game N` line says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum GameNumber {
+    One,
+    Two,
+    /// Any other number: a match has no such game (E-GAMES).
+    Other,
 }
 
 /// A field row: numbers 0 to 99, `.` for 0.
@@ -1206,14 +1221,13 @@ fn param_line(
         value
             .iter()
             .map(|token| {
-                lines::digits(token.text)
-                    .and_then(|n| u32::try_from(n).ok())
-                    .ok_or_else(|| {
-                        syntax(
-                            format!("{name}: {:?} is not a whole number", token.text),
-                            token.column,
-                        )
-                    })
+                lines::whole::<u32>(token.text).map_err(|error| {
+                    let what = match error {
+                        lines::NumberError::NotDigits => "is not a whole number",
+                        lines::NumberError::TooLarge => "is too large a number",
+                    };
+                    syntax(format!("{name}: {:?} {what}", token.text), token.column)
+                })
             })
             .collect()
     };

@@ -23,22 +23,33 @@ pub struct Cell {
 
 impl Cell {
     /// The cell a name such as `c2` or `p16` means: one lowercase letter,
-    /// then a row number from 1 (§10.6.7: a lowercase letter followed by
-    /// digits is a cell, whether or not the field has it). `None` for
-    /// anything else.
-    pub fn parse(name: &str) -> Option<Cell> {
+    /// then a row number from 1 without leading zeros (§11.2). A lowercase
+    /// letter followed by digits is meant as a cell whether or not a field
+    /// has it (§10.6.7), so `b0` and `c01` are [`CellNameError::BadRow`],
+    /// never read as another cell.
+    pub fn parse(name: &str) -> Result<Cell, CellNameError> {
         let mut chars = name.chars();
-        let letter = chars.next().filter(char::is_ascii_lowercase)?;
+        let letter = chars
+            .next()
+            .filter(char::is_ascii_lowercase)
+            .ok_or(CellNameError::NotACellName)?;
         let digits = chars.as_str();
         if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-            return None;
+            return Err(CellNameError::NotACellName);
         }
-        // A row number too long to be any row is still a cell name, of a
-        // row no field has.
-        let row: usize = digits.parse().unwrap_or(usize::MAX);
-        Some(Cell {
+        if digits.starts_with('0') {
+            return Err(CellNameError::BadRow);
+        }
+        // Rows 1 to 256 fit a `u8`; a longer number is still a cell name,
+        // of a row no field has.
+        let row = digits
+            .parse::<u16>()
+            .ok()
+            .and_then(|row| u8::try_from(row - 1).ok())
+            .ok_or(CellNameError::OffEveryField)?;
+        Ok(Cell {
             column: letter as u8 - b'a',
-            row: u8::try_from(row.saturating_sub(1)).unwrap_or(u8::MAX),
+            row,
         })
     }
 
@@ -72,10 +83,35 @@ impl Serialize for Cell {
 impl<'de> Deserialize<'de> for Cell {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Cell, D::Error> {
         let name = String::deserialize(deserializer)?;
-        Cell::parse(&name)
-            .ok_or_else(|| serde::de::Error::custom(format!("{name:?} is not a cell name")))
+        Cell::parse(&name).map_err(|error| serde::de::Error::custom(format!("{name:?} is {error}")))
     }
 }
+
+/// Why a name is not a cell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CellNameError {
+    /// Not a lowercase letter followed by digits: not meant as a cell.
+    NotACellName,
+    /// A letter and digits whose row is 0 or written with a leading zero
+    /// (`b0`, `c01`): no cell is written so.
+    BadRow,
+    /// A letter and a row number too large for any field (`a300`).
+    OffEveryField,
+}
+
+impl fmt::Display for CellNameError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            CellNameError::NotACellName => "not a cell name such as b3",
+            CellNameError::BadRow => {
+                "not a cell name: rows are numbered from 1, without leading zeros"
+            }
+            CellNameError::OffEveryField => "not a cell of any field (at most 16 rows)",
+        })
+    }
+}
+
+impl std::error::Error for CellNameError {}
 
 /// Rows and columns of a field.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -264,8 +300,12 @@ mod tests {
         assert_eq!(cell("c2"), Cell { column: 2, row: 1 });
         assert_eq!(cell("a1").to_string(), "a1");
         assert_eq!(cell("p16").to_string(), "p16");
-        for bad in ["", "c", "C2", "2c", "c2x", "cc2", "c-1", "é2"] {
-            assert_eq!(Cell::parse(bad), None, "{bad}");
+        for bad in ["", "c", "C2", "2c", "c2x", "cc2", "c-1", "é2", "c+1", "c 1"] {
+            assert_eq!(Cell::parse(bad), Err(CellNameError::NotACellName), "{bad}");
+        }
+        // Never read as another cell: b0 is not b1, c01 is not c1.
+        for bad in ["b0", "a0", "c00", "c01", "p016", "a0000000000000000000001"] {
+            assert_eq!(Cell::parse(bad), Err(CellNameError::BadRow), "{bad}");
         }
         // Lexically a cell even when no field has it.
         let far = cell("a12");
@@ -276,7 +316,16 @@ mod tests {
         assert!(!size.contains(far));
         assert!(!size.contains(cell("z1")));
         assert!(size.contains(cell("c6")));
-        assert!(Cell::parse("a99999999999999999999").is_some());
+        assert_eq!(
+            cell("a256"),
+            Cell {
+                column: 0,
+                row: 255
+            }
+        );
+        for far in ["a257", "a99999999999999999999"] {
+            assert_eq!(Cell::parse(far), Err(CellNameError::OffEveryField), "{far}");
+        }
     }
 
     #[test]
