@@ -24,6 +24,7 @@
 #[cfg(feature = "cli")]
 pub mod cli;
 pub mod katazuke;
+pub mod printable;
 pub mod puzzle;
 pub mod run_lock;
 pub mod text_input;

@@ -19,9 +19,49 @@ pub fn print(text: &str) -> anyhow::Result<()> {
 /// Writes `line` and a newline to standard error. A failure is ignored:
 /// standard error is where failures are told, so there is nowhere left to
 /// tell this one, and the exit status already says how the command ended.
+///
+/// Everything said here is for people, and much of it quotes what a user
+/// or a program gave (names, comments, answers): control characters are
+/// shown as `?` ([`crate::printable`]) rather than obeyed by the terminal.
 pub fn say(line: &str) {
     let mut err = io::stderr().lock();
+    let line = crate::printable::printable_lines(line);
     let _ = writeln!(err, "{line}").and_then(|()| err.flush());
+}
+
+/// Lines for standard error written through a buffer, for the many lines
+/// one command may have to say (a log's warnings, one a turn): each made
+/// printable as [`say`] makes it, all flushed when the value is dropped.
+/// Failures are ignored, as [`say`] ignores them.
+pub struct Saying {
+    out: io::BufWriter<io::Stderr>,
+}
+
+impl Saying {
+    /// Nothing said yet.
+    pub fn new() -> Saying {
+        Saying {
+            out: io::BufWriter::new(io::stderr()),
+        }
+    }
+
+    /// Says `line`.
+    pub fn line(&mut self, line: &str) {
+        let line = crate::printable::printable_lines(line);
+        let _ = writeln!(self.out, "{line}");
+    }
+}
+
+impl Default for Saying {
+    fn default() -> Self {
+        Saying::new()
+    }
+}
+
+impl Drop for Saying {
+    fn drop(&mut self) {
+        let _ = self.out.flush();
+    }
 }
 
 /// Writes `text` to standard error as it is (no newline added), ignoring a

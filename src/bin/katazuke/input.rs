@@ -5,8 +5,10 @@ use std::fs::File;
 use std::io::{self, Read};
 use std::path::Path;
 
-use shubbles::cli::{say, Ending};
-use shubbles::katazuke::log::reader::{read, Verdict};
+use shubbles::cli::{Ending, Saying};
+use shubbles::katazuke::log::reader::{
+    read_into, read_unfinished_into, Diagnostic, Handlers, Sink, Tally,
+};
 use shubbles::katazuke::model::event::Record;
 use shubbles::katazuke::rules::game::Policy;
 use shubbles::text_input::MAX_INPUT_BYTES;
@@ -47,38 +49,49 @@ pub fn read_source(path: &Path) -> Result<Source, Ending> {
     Ok(Source { label, bytes })
 }
 
-/// A refereed match: its events and what the referee found.
-pub struct Refereed {
-    pub records: Vec<Record>,
-    pub verdict: Verdict,
+/// Referees `source` under `policy`, handing each event to `on_record` as
+/// the referee makes it, and saying each warning and illegal turn on
+/// standard error as it is found, then the problem reading stopped at, if
+/// any (§10.1): one line each, in file order. Nothing of the match is
+/// kept, so a log of millions of turns takes no more memory than one.
+pub fn referee(source: &Source, policy: Policy, on_record: impl FnMut(&Record)) -> Tally {
+    referee_by(read_into, source, policy, on_record)
 }
 
-/// Referees `source` under `policy`.
-pub fn referee(source: &Source, policy: Policy) -> Refereed {
-    let mut records = Vec::new();
-    let verdict = read(&source.bytes, policy, |record| records.push(record.clone()));
-    Refereed { records, verdict }
+/// [`referee`] for a log that may stop anywhere (§15.2).
+pub fn referee_unfinished(
+    source: &Source,
+    policy: Policy,
+    on_record: impl FnMut(&Record),
+) -> Tally {
+    referee_by(read_unfinished_into, source, policy, on_record)
 }
 
-/// Prints every warning, illegal turn and the error of `verdict` on
-/// standard error, one line each, in file order.
-pub fn print_diagnostics(source: &Source, verdict: &Verdict) {
-    let mut all: Vec<_> = verdict
-        .warnings
-        .iter()
-        .chain(&verdict.illegal)
-        .chain(&verdict.error)
-        .collect();
-    all.sort_by_key(|diagnostic| diagnostic.line.unwrap_or(0));
-    for diagnostic in all {
-        say(&diagnostic.line_for(&source.label));
+fn referee_by(
+    read: fn(&[u8], Policy, &mut dyn Sink) -> Tally,
+    source: &Source,
+    policy: Policy,
+    on_record: impl FnMut(&Record),
+) -> Tally {
+    let mut saying = Saying::new();
+    let tally = read(
+        &source.bytes,
+        policy,
+        &mut Handlers {
+            records: on_record,
+            diagnostics: |diagnostic: &Diagnostic| saying.line(&diagnostic.line_for(&source.label)),
+        },
+    );
+    if let Some(error) = &tally.error {
+        saying.line(&error.line_for(&source.label));
     }
+    tally
 }
 
 /// The exit status of a refereed match, as an ending (its messages have
 /// been printed).
-pub fn ending_of(verdict: &Verdict) -> Ending {
-    match verdict.exit_status() {
+pub fn ending_of(tally: &Tally) -> Ending {
+    match tally.exit_status() {
         0 => Ending::Success,
         status => Ending::Status(status),
     }

@@ -10,7 +10,7 @@ use shubbles::katazuke::draw::animation::{write_replay, ReplayOptions};
 use shubbles::katazuke::engine::action::sign;
 use shubbles::katazuke::engine::cost::CostModel;
 use shubbles::katazuke::engine::position::{Position, TERRITORY};
-use shubbles::katazuke::log::reader::{read_setup, read_unfinished, Setup};
+use shubbles::katazuke::log::reader::{read, read_setup, Setup};
 use shubbles::katazuke::log::record::MatchRecord;
 use shubbles::katazuke::model::field::{Cell, Size};
 use shubbles::katazuke::model::team::{PerTeam, Team};
@@ -21,7 +21,7 @@ use shubbles::katazuke::play::random::Seeded;
 use shubbles::katazuke::play::spec::PlayerSpec;
 use shubbles::katazuke::play::suite::practice_setup;
 use shubbles::katazuke::play::tournament::{Format, MatchOutcome, Tournament, TournamentError};
-use shubbles::katazuke::rules::frames::{FrameKind, Frames};
+use shubbles::katazuke::rules::frames::{FrameFold, FrameKind};
 use shubbles::katazuke::rules::game::Policy;
 use shubbles::katazuke::rules::outcome::{MatchResult, CRITERIA};
 use shubbles::katazuke::TEMPORARY_PREFIX;
@@ -29,7 +29,7 @@ use shubbles::katazuke::TEMPORARY_PREFIX;
 use crate::args::{
     ClockArg, IllegalAnswer, PlayArgs, PlayingArgs, StartArg, SuggestArgs, TournamentArgs,
 };
-use crate::input::{game_turn, print_diagnostics, read_source, referee, Source};
+use crate::input::{game_turn, read_source, referee_unfinished};
 
 /// The parameters `play` uses when given none: the worked example's
 /// (KATAZUKE.md §11.4).
@@ -233,14 +233,12 @@ pub fn play(args: &PlayArgs) -> Ending {
     };
     drop((a, b));
     let log = record.to_string();
-    let records = referee(
-        &Source {
-            label: "the record".into(),
-            bytes: log.clone().into_bytes(),
-        },
-        Policy::Strict,
-    )
-    .records;
+    // A played match is short (its clocks end it): its events are kept
+    // for the event log and the GIF.
+    let mut records = Vec::new();
+    read(log.as_bytes(), Policy::Strict, |record| {
+        records.push(record.clone())
+    });
     let output = args.output.as_deref().unwrap_or(Path::new("-"));
     let written = write_output(output, "match record", TEMPORARY_PREFIX, |out| {
         Ok(out.write_all(log.as_bytes())?)
@@ -355,21 +353,24 @@ pub fn suggest(args: &SuggestArgs) -> Ending {
         Ok(source) => source,
         Err(ending) => return ending,
     };
-    let mut records = Vec::new();
-    let verdict = read_unfinished(&source.bytes, Policy::Strict, |record| {
-        records.push(record.clone())
+    // The position asked for (the last one by default), folded as the
+    // log is read: nothing else of the match is kept.
+    let mut frames = FrameFold::default();
+    let mut state = None;
+    let tally = referee_unfinished(&source, Policy::Strict, |record| {
+        let Some(frame) = frames.push(record.clone()) else {
+            return;
+        };
+        let playable = matches!(frame.kind, FrameKind::Start | FrameKind::Turn(_));
+        let asked =
+            wanted.is_none_or(|(game, turn)| frame.state.game == game && frame.state.turns == turn);
+        if playable && asked {
+            state = Some(frame.state);
+        }
     });
-    print_diagnostics(&source, &verdict);
-    if let Some(error) = &verdict.error {
+    if let Some(error) = &tally.error {
         return Ending::Status(error.code.exit_status());
     }
-    let state = Frames::new(records.into_iter())
-        .filter(|frame| matches!(frame.kind, FrameKind::Start | FrameKind::Turn(_)))
-        .filter(|frame| {
-            wanted.is_none_or(|(game, turn)| frame.state.game == game && frame.state.turns == turn)
-        })
-        .last()
-        .map(|frame| frame.state);
     let Some(state) = state else {
         return Ending::Invalid(match wanted {
             Some((game, turn)) => format!("{}: game {game} has no turn {turn}", source.label),

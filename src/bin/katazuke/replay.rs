@@ -1,38 +1,28 @@
 //! The `replay` command: the replay GIF, from a match log or an event log.
 
 use std::path::Path;
+use std::sync::mpsc;
 
 use shubbles::cli::{check_extension, say, write_output, Ending};
-use shubbles::katazuke::draw::animation::{write_replay, ReplayOptions};
+use shubbles::katazuke::draw::animation::{
+    write_replay, write_replay_streamed, CanvasFit, ReplayOptions,
+};
 use shubbles::katazuke::draw::renderer::DrawOptions;
-use shubbles::katazuke::engine::annotate::annotate;
+use shubbles::katazuke::engine::annotate::{annotate, Annotator};
 use shubbles::katazuke::formats::event_log::read_events;
+use shubbles::katazuke::log::reader::{read_into, Diagnostic, Handlers};
 use shubbles::katazuke::model::event::Record;
 use shubbles::katazuke::play::player::LEVEL_NODES;
 use shubbles::katazuke::TEMPORARY_PREFIX;
 
 use crate::args::ReplayArgs;
-use crate::input::{ending_of, print_diagnostics, read_source, referee};
+use crate::input::{ending_of, read_source, referee, Source};
 
-/// The events to draw: from the event log, or from refereeing the match
-/// log (which must be refereed to the end: a log with a problem draws no
-/// GIF).
-fn records(args: &ReplayArgs) -> Result<Vec<Record>, Ending> {
-    if let Some(path) = &args.from_events {
-        let source = read_source(path)?;
-        return read_events(&source.bytes)
-            .map_err(|error| Ending::Invalid(format!("{}: {error}", source.label)));
-    }
-    let path = args.file.as_deref().unwrap_or(Path::new("-"));
-    let source = read_source(path)?;
-    let refereed = referee(&source, args.illegal.policy());
-    print_diagnostics(&source, &refereed.verdict);
-    if refereed.verdict.error.is_some() {
-        say("katazuke: no replay written: the log cannot be refereed to its end");
-        return Err(ending_of(&refereed.verdict));
-    }
-    Ok(refereed.records)
-}
+/// Records handed from the referee's thread to the drawing at a time, and
+/// batches on their way at most: enough to keep both threads busy, few
+/// enough that memory does not grow with the match.
+const BATCH: usize = 1024;
+const BATCHES_IN_FLIGHT: usize = 4;
 
 pub fn replay(args: &ReplayArgs) -> Ending {
     let elsewhere = [
@@ -41,14 +31,6 @@ pub fn replay(args: &ReplayArgs) -> Ending {
     ];
     if let Err(message) = check_extension(&args.output, "gif", "the replay GIF", &elsewhere) {
         return Ending::Invalid(message);
-    }
-    let mut records = match records(args) {
-        Ok(records) => records,
-        Err(ending) => return ending,
-    };
-    if args.annotate {
-        let nodes = LEVEL_NODES[usize::from(args.annotate_level) - 1];
-        annotate(&mut records, nodes, args.comments);
     }
     let options = ReplayOptions {
         draw: DrawOptions {
@@ -60,10 +42,94 @@ pub fn replay(args: &ReplayArgs) -> Ending {
         game: args.game,
         from_turn: args.from_turn,
     };
-    let written = write_output(&args.output, "GIF", TEMPORARY_PREFIX, |out| {
-        write_replay(&records, &options, out)?;
+    let annotator = || {
+        let nodes = LEVEL_NODES[usize::from(args.annotate_level) - 1];
+        args.annotate.then(|| Annotator::new(nodes, args.comments))
+    };
+    if let Some(path) = &args.from_events {
+        let source = match read_source(path) {
+            Ok(source) => source,
+            Err(ending) => return ending,
+        };
+        let mut records = match read_events(&source.bytes) {
+            Ok(records) => records,
+            Err(error) => return Ending::Invalid(format!("{}: {error}", source.label)),
+        };
+        if args.annotate {
+            let nodes = LEVEL_NODES[usize::from(args.annotate_level) - 1];
+            annotate(&mut records, nodes, args.comments);
+        }
+        return ending_of_writing(write_output(&args.output, "GIF", TEMPORARY_PREFIX, |out| {
+            write_replay(&records, &options, out)?;
+            Ok(())
+        }));
+    }
+    let path = args.file.as_deref().unwrap_or(Path::new("-"));
+    let source = match read_source(path) {
+        Ok(source) => source,
+        Err(ending) => return ending,
+    };
+    // A first reading checks the log (one with a problem draws no GIF)
+    // and sizes the canvas; the second draws as it referees.
+    let policy = args.illegal.policy();
+    let mut canvas = CanvasFit::default();
+    let tally = referee(&source, policy, |record| canvas.take(record));
+    if tally.error.is_some() {
+        say("katazuke: no replay written: the log cannot be refereed to its end");
+        return ending_of(&tally);
+    }
+    let renderer = canvas.renderer(options.draw);
+    let mut annotator = annotator();
+    ending_of_writing(write_output(&args.output, "GIF", TEMPORARY_PREFIX, |out| {
+        std::thread::scope(|scope| {
+            let (sender, receiver) = mpsc::sync_channel(BATCHES_IN_FLIGHT);
+            scope.spawn(move || referee_in_batches(&source, policy, sender));
+            let records = receiver.into_iter().flatten().map(|mut record| {
+                if let Some(annotator) = &mut annotator {
+                    annotator.annotate(&mut record);
+                }
+                record
+            });
+            write_replay_streamed(records, &renderer, &options, out)
+        })?;
         Ok(())
-    });
+    }))
+}
+
+/// Referees `source` again (its problems were told by the first reading)
+/// and sends its records on in batches, until the drawing stops taking
+/// them.
+fn referee_in_batches(
+    source: &Source,
+    policy: shubbles::katazuke::rules::game::Policy,
+    sender: mpsc::SyncSender<Vec<Record>>,
+) {
+    let mut batch = Vec::with_capacity(BATCH);
+    let mut taken = true;
+    read_into(
+        &source.bytes,
+        policy,
+        &mut Handlers {
+            records: |record: &Record| {
+                if !taken {
+                    return;
+                }
+                batch.push(record.clone());
+                if batch.len() == BATCH {
+                    let full = std::mem::replace(&mut batch, Vec::with_capacity(BATCH));
+                    taken = sender.send(full).is_ok();
+                }
+            },
+            diagnostics: |_: &Diagnostic| {},
+        },
+    );
+    if taken && !batch.is_empty() {
+        // The drawing may have stopped: then there is nobody to tell.
+        let _ = sender.send(batch);
+    }
+}
+
+fn ending_of_writing(written: Result<((), Option<u64>), Ending>) -> Ending {
     match written {
         Ok(_) => Ending::Success,
         Err(ending) => ending,

@@ -63,15 +63,42 @@ impl Painter for ReplayPainter<'_> {
 /// The renderer for the match of `records`: its canvas holds the larger
 /// field of the two games.
 pub fn renderer_for(records: &[Record], options: DrawOptions) -> Renderer {
-    let (mut rows, mut columns) = (1, 1);
-    for record in records {
-        if let Event::GameStart(game) = &record.event {
-            let size = game.params.field.size();
-            rows = rows.max(size.rows);
-            columns = columns.max(size.columns);
+    let mut canvas = CanvasFit::default();
+    records.iter().for_each(|record| canvas.take(record));
+    canvas.renderer(options)
+}
+
+/// The field a replay's canvas must hold, gathered one record at a time:
+/// the larger of the two games' fields, row by row and column by column.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CanvasFit {
+    rows: u8,
+    columns: u8,
+}
+
+impl Default for CanvasFit {
+    fn default() -> Self {
+        CanvasFit {
+            rows: 1,
+            columns: 1,
         }
     }
-    Renderer::new(options, rows, columns)
+}
+
+impl CanvasFit {
+    /// Takes the next record of the match into account.
+    pub fn take(&mut self, record: &Record) {
+        if let Event::GameStart(game) = &record.event {
+            let size = game.params.field.size();
+            self.rows = self.rows.max(size.rows);
+            self.columns = self.columns.max(size.columns);
+        }
+    }
+
+    /// The renderer of a canvas this size.
+    pub fn renderer(self, options: DrawOptions) -> Renderer {
+        Renderer::new(options, self.rows, self.columns)
+    }
 }
 
 /// True when `frame` is in the replay `options` ask for.
@@ -96,7 +123,20 @@ pub fn write_replay<W: Write>(
     out: W,
 ) -> Result<usize, EncodeError> {
     let renderer = renderer_for(records, options.draw);
-    let shots = Frames::new(records.iter().cloned())
+    write_replay_streamed(records.iter().cloned(), &renderer, options, out)
+}
+
+/// [`write_replay`] of a match whose records arrive one at a time (from a
+/// referee reading the log), drawn as they come with `renderer` (whose
+/// canvas a first reading sized, [`CanvasFit`]): memory stays flat however
+/// long the match.
+pub fn write_replay_streamed<W: Write>(
+    records: impl Iterator<Item = Record>,
+    renderer: &Renderer,
+    options: &ReplayOptions,
+    out: W,
+) -> Result<usize, EncodeError> {
+    let shots = Frames::new(records)
         .filter(|frame| shown(frame, options))
         .map(|frame| {
             let delay_cs = match frame.kind {
@@ -110,5 +150,5 @@ pub fn write_replay<W: Write>(
         });
     // Every turn is a frame of the replay, even one that changes nothing.
     let playback = Playback::default();
-    Ok(write_reel(&ReplayPainter(&renderer), shots, &playback, out)?.frames)
+    Ok(write_reel(&ReplayPainter(renderer), shots, &playback, out)?.frames)
 }

@@ -114,30 +114,59 @@ fn serialize(action: &Action, position: &Position) -> String {
 /// Adds each turn's judgement to its comment (after the log's own, when
 /// `keep_comments`), searching `nodes` positions a search.
 pub fn annotate(records: &mut [Record], nodes: u64, keep_comments: bool) {
-    let mut searcher = Searcher::new();
-    let mut state: Option<GameState> = None;
-    let mut before: Option<GameState> = None;
+    let mut annotator = Annotator::new(nodes, keep_comments);
     for record in records.iter_mut() {
+        annotator.annotate(record);
+    }
+}
+
+/// [`annotate`] one record at a time, for a match streamed from its
+/// referee: it keeps the game as it stands and the search's table, never
+/// the records.
+pub struct Annotator {
+    searcher: Searcher,
+    state: Option<GameState>,
+    before: Option<GameState>,
+    nodes: u64,
+    keep_comments: bool,
+}
+
+impl Annotator {
+    /// Judges with `nodes` positions a search; keeps the log's own
+    /// comments before the judgement when `keep_comments`.
+    pub fn new(nodes: u64, keep_comments: bool) -> Annotator {
+        Annotator {
+            searcher: Searcher::new(),
+            state: None,
+            before: None,
+            nodes,
+            keep_comments,
+        }
+    }
+
+    /// Takes the next record of the match, adding the judgement to it when
+    /// it ends a turn.
+    pub fn annotate(&mut self, record: &mut Record) {
         match &record.event {
             Event::GameStart(start) => {
-                state = Some(GameState::after_start(record.game.unwrap_or(1), start));
-                searcher.clear();
-                continue;
+                self.state = Some(GameState::after_start(record.game.unwrap_or(1), start));
+                self.searcher.clear();
+                return;
             }
-            Event::TurnStart { .. } => before = state.clone(),
+            Event::TurnStart { .. } => self.before = self.state.clone(),
             _ => {}
         }
-        let Some(now) = &mut state else {
-            continue;
+        let Some(now) = &mut self.state else {
+            return;
         };
         now.apply(&record.event);
         if let Event::TurnEnd { comment, .. } = &mut record.event {
-            let Some(before) = before.take() else {
-                continue;
+            let Some(before) = self.before.take() else {
+                return;
             };
-            let judged = judge(&mut searcher, &before, now, nodes);
+            let judged = judge(&mut self.searcher, &before, now, self.nodes);
             if let Some(judgement) = judged {
-                let own = comment.take().filter(|_| keep_comments);
+                let own = comment.take().filter(|_| self.keep_comments);
                 *comment = Some(match own {
                     Some(own) => format!("{own} · {}", judgement.words()),
                     None => judgement.words(),

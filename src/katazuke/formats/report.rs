@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use crate::katazuke::log::reader::{Diagnostic, Verdict};
+use crate::katazuke::log::reader::Diagnostic;
 use crate::katazuke::model::code::Code;
 use crate::katazuke::model::event::{Event, Record};
 use crate::katazuke::model::team::{PerTeam, Team};
@@ -75,25 +75,49 @@ struct DiagnosticJson<'a> {
     message: &'a str,
 }
 
-#[derive(Serialize)]
-struct CheckJson<'a> {
-    valid: bool,
-    games: Option<&'a [GameReport]>,
-    #[serde(rename = "match")]
-    match_: Option<MatchResult>,
-    illegal: Vec<DiagnosticJson<'a>>,
-    warnings: Vec<DiagnosticJson<'a>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    error: Option<DiagnosticJson<'a>>,
+/// The one JSON object of `check --json` (§14.1), keys in its order,
+/// written a piece at a time so that the entries of a log of millions of
+/// turns are streamed, never kept: [`CheckJson::head`], then each illegal
+/// turn ([`CheckJson::illegal`]), [`CheckJson::between`], each warning
+/// ([`CheckJson::warning`]), and [`CheckJson::tail`]. Entries after the
+/// first of their list begin with a comma.
+pub struct CheckJson {
+    entries: usize,
 }
 
-/// The one JSON object `check --json` prints (§14.1), keys in its order.
-pub fn check_json(results: &Results, verdict: &Verdict) -> String {
-    let valid = verdict.error.is_none();
-    let illegal = verdict
-        .illegal
-        .iter()
-        .map(|d| DiagnosticJson {
+impl CheckJson {
+    /// The object's start, up to the opening of `illegal`.
+    pub fn head(results: &Results, valid: bool) -> (CheckJson, String) {
+        #[derive(Serialize)]
+        struct Head<'a> {
+            valid: bool,
+            games: Option<&'a [GameReport]>,
+            #[serde(rename = "match")]
+            match_: Option<MatchResult>,
+        }
+        let head = Head {
+            valid,
+            games: valid.then_some(results.games.as_slice()),
+            match_: results.result.filter(|_| valid),
+        };
+        let json = serde_json::to_string(&head).unwrap_or_default();
+        // `{"valid":…,"match":…}` opened again for the lists.
+        let open = json.strip_suffix('}').unwrap_or(&json);
+        (CheckJson { entries: 0 }, format!("{open},\"illegal\":["))
+    }
+
+    fn entry(&mut self, json: DiagnosticJson<'_>) -> String {
+        let comma = if self.entries > 0 { "," } else { "" };
+        self.entries += 1;
+        format!(
+            "{comma}{}",
+            serde_json::to_string(&json).unwrap_or_default()
+        )
+    }
+
+    /// An entry of `illegal`.
+    pub fn illegal(&mut self, d: &Diagnostic) -> String {
+        self.entry(DiagnosticJson {
             code: d.code,
             line: d.line,
             column: None,
@@ -102,11 +126,17 @@ pub fn check_json(results: &Results, verdict: &Verdict) -> String {
             team: Some(d.team),
             message: &d.message,
         })
-        .collect();
-    let warnings = verdict
-        .warnings
-        .iter()
-        .map(|d| DiagnosticJson {
+    }
+
+    /// What closes `illegal` and opens `warnings`.
+    pub fn between(&mut self) -> &'static str {
+        self.entries = 0;
+        "],\"warnings\":["
+    }
+
+    /// An entry of `warnings`.
+    pub fn warning(&mut self, d: &Diagnostic) -> String {
+        self.entry(DiagnosticJson {
             code: d.code,
             line: d.line,
             column: None,
@@ -115,25 +145,30 @@ pub fn check_json(results: &Results, verdict: &Verdict) -> String {
             team: None,
             message: &d.message,
         })
-        .collect();
-    let error = verdict.error.as_ref().map(|d: &Diagnostic| DiagnosticJson {
-        code: d.code,
-        line: d.line,
-        column: Some(d.column),
-        game: d.game,
-        turn: d.turn,
-        team: Some(d.team),
-        message: &d.message,
-    });
-    let json = CheckJson {
-        valid,
-        games: valid.then_some(results.games.as_slice()),
-        match_: results.result.filter(|_| valid),
-        illegal,
-        warnings,
-        error,
-    };
-    serde_json::to_string(&json).unwrap_or_default()
+    }
+
+    /// What closes `warnings`, then the `error` when there is one, and the
+    /// object.
+    pub fn tail(error: Option<&Diagnostic>) -> String {
+        match error {
+            None => "]}".to_string(),
+            Some(d) => {
+                let error = DiagnosticJson {
+                    code: d.code,
+                    line: d.line,
+                    column: Some(d.column),
+                    game: d.game,
+                    turn: d.turn,
+                    team: Some(d.team),
+                    message: &d.message,
+                };
+                format!(
+                    "],\"error\":{}}}",
+                    serde_json::to_string(&error).unwrap_or_default()
+                )
+            }
+        }
+    }
 }
 
 /// The report for people: a table per game, the totals, and who wins by
@@ -145,7 +180,7 @@ pub fn report_text(results: &Results) -> String {
         if name.is_empty() || name == team.letter() {
             team.to_string()
         } else {
-            format!("{team} ({name})")
+            format!("{team} ({})", crate::printable::printable(name))
         }
     };
     text += &format!("{} against {}\n\n", name(Team::A), name(Team::B));

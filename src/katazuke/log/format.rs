@@ -4,8 +4,11 @@
 //! It is idempotent, and the rewritten log means what the original did.
 
 use super::lines::{self, key_value, split};
-use super::reader::{read, Diagnostic};
+use std::io::{self, Write};
+
+use super::reader::{read_into, Diagnostic, Handlers};
 use crate::katazuke::model::code::Severity;
+use crate::katazuke::model::event::Record;
 use crate::katazuke::model::field::{Size, MAX_SIDE};
 use crate::katazuke::model::turn::{Play, Seconds};
 use crate::katazuke::rules::game::Policy;
@@ -14,17 +17,52 @@ use crate::katazuke::rules::game::Policy;
 /// malformed (a log that breaks a rule is still rewritten: a rewrite hides
 /// nothing, and `check` still reports it).
 pub fn format(text: &[u8]) -> Result<String, Diagnostic> {
-    let verdict = read(text, Policy::Pass, |_| {});
+    let mut out = Vec::new();
+    match format_into(text, &mut out) {
+        Ok(()) => Ok(String::from_utf8_lossy(&out).into_owned()),
+        Err(FormatError::Malformed(error)) => Err(error),
+        // Writing to memory does not fail.
+        Err(FormatError::Write(_)) => Ok(String::new()),
+    }
+}
+
+/// Why a log was not rewritten.
+#[derive(Debug)]
+pub enum FormatError {
+    /// The log is malformed (§10.2): nothing was written.
+    Malformed(Diagnostic),
+    /// Writing the rewrite failed.
+    Write(io::Error),
+}
+
+/// [`format`] written to `out` a line at a time, so that a log of
+/// millions of turns is rewritten without holding its rewrite. Nothing is
+/// written for a malformed log: it is refereed to its end first.
+pub fn format_into(text: &[u8], out: &mut impl Write) -> Result<(), FormatError> {
+    let tally = read_into(
+        text,
+        Policy::Pass,
+        &mut Handlers {
+            records: |_: &Record| {},
+            diagnostics: |_: &Diagnostic| {},
+        },
+    );
     // The reader stops at a rule it cannot pass over (a turn after the end,
     // a wrong turn number): from that line on nothing was read, so nothing
     // is known to mean anything, and the lines are kept as they are.
     let mut unread_from = usize::MAX;
-    if let Some(error) = verdict.error {
+    if let Some(error) = tally.error {
         if error.code.severity() == Severity::Malformed {
-            return Err(error);
+            return Err(FormatError::Malformed(error));
         }
         unread_from = error.line.unwrap_or(1);
     }
+    write_canonical(text, unread_from, out).map_err(FormatError::Write)
+}
+
+/// Writes each line of `text` in its canonical form, and the lines from
+/// `unread_from` on as they are.
+fn write_canonical(text: &[u8], unread_from: usize, out: &mut impl Write) -> io::Result<()> {
     // The reader read every line as UTF-8 text; a line it could not read
     // ended it with a malformed error above.
     let text = String::from_utf8_lossy(text);
@@ -32,13 +70,11 @@ pub fn format(text: &[u8]) -> Result<String, Diagnostic> {
         rows: MAX_SIDE as u8,
         columns: MAX_SIDE as u8,
     };
-    let mut out = String::new();
     let mut in_field = false;
     let mut turns = 0u32;
     for (index, line) in text.lines().enumerate() {
         if index + 1 >= unread_from {
-            out += line;
-            out.push('\n');
+            writeln!(out, "{line}")?;
             continue;
         }
         let split = split(line);
@@ -117,10 +153,9 @@ pub fn format(text: &[u8]) -> Result<String, Diagnostic> {
             (true, Some(comment)) => comment,
             (false, Some(comment)) => format!("{canonical}  {comment}"),
         };
-        out += &line;
-        out.push('\n');
+        writeln!(out, "{line}")?;
     }
-    Ok(out)
+    Ok(())
 }
 
 #[cfg(test)]

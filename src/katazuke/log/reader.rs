@@ -108,6 +108,79 @@ impl Verdict {
     }
 }
 
+/// Where a log's findings go as the reader finds them: every event, and
+/// every warning and illegal turn, in file order. A sink that keeps
+/// nothing lets a log of millions of turns be refereed in flat memory.
+pub trait Sink {
+    /// An event of the match.
+    fn record(&mut self, record: &Record);
+    /// A warning, or under `--illegal=pass` an illegal turn (§10.5).
+    fn diagnostic(&mut self, diagnostic: &Diagnostic);
+}
+
+/// What reading a log into a [`Sink`] leaves besides what went to it: the
+/// problem reading stopped at, and how many warnings and illegal turns
+/// were handed on.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// The first problem, if any: reading stopped there.
+    pub error: Option<Diagnostic>,
+    /// Warnings handed on.
+    pub warnings: usize,
+    /// Illegal turns handed on.
+    pub illegal: usize,
+}
+
+impl Tally {
+    /// The exit status of §14: 0 valid, 2 malformed, 3 a rule broken.
+    pub fn exit_status(&self) -> u8 {
+        self.error
+            .as_ref()
+            .map_or(0, |error| error.code.exit_status())
+    }
+}
+
+/// A [`Sink`] made of two closures: one given every event, one every
+/// diagnostic.
+pub struct Handlers<R, D> {
+    /// Given every event.
+    pub records: R,
+    /// Given every warning and illegal turn.
+    pub diagnostics: D,
+}
+
+impl<R: FnMut(&Record), D: FnMut(&Diagnostic)> Sink for Handlers<R, D> {
+    fn record(&mut self, record: &Record) {
+        (self.records)(record);
+    }
+
+    fn diagnostic(&mut self, diagnostic: &Diagnostic) {
+        (self.diagnostics)(diagnostic);
+    }
+}
+
+/// A sink that keeps the diagnostics for a [`Verdict`] and hands the
+/// events to a closure.
+struct Collecting<F> {
+    records: F,
+    warnings: Vec<Diagnostic>,
+    illegal: Vec<Diagnostic>,
+}
+
+impl<F: FnMut(&Record)> Sink for Collecting<F> {
+    fn record(&mut self, record: &Record) {
+        (self.records)(record);
+    }
+
+    fn diagnostic(&mut self, diagnostic: &Diagnostic) {
+        if diagnostic.code.severity() == crate::katazuke::model::code::Severity::Warning {
+            self.warnings.push(diagnostic.clone());
+        } else {
+            self.illegal.push(diagnostic.clone());
+        }
+    }
+}
+
 /// Parameters given so far, in the header or a game's overrides.
 #[derive(Clone, Debug, Default)]
 struct Given {
@@ -153,7 +226,7 @@ enum Section {
 }
 
 /// Reads a log and referees it, sending every event to `sink`.
-pub struct Reader<'s, S: FnMut(&Record)> {
+pub struct Reader<'s, S: Sink + ?Sized> {
     policy: Policy,
     sink: &'s mut S,
     section: Section,
@@ -165,7 +238,7 @@ pub struct Reader<'s, S: FnMut(&Record)> {
     results: Vec<GameResult>,
     winner_claim: Option<(usize, usize, Option<Team>)>,
     janken: Option<(usize, Team)>,
-    verdict: Verdict,
+    tally: Tally,
     line: usize,
     last_line: usize,
     /// Reading a setup (see [`read_setup`]): games may stop anywhere, and
@@ -176,6 +249,13 @@ pub struct Reader<'s, S: FnMut(&Record)> {
 /// Reads `text`, a whole log, under `policy`, and referees it: the events
 /// go to `sink` as they happen, the rest is in the verdict.
 pub fn read(text: &[u8], policy: Policy, sink: impl FnMut(&Record)) -> Verdict {
+    read_collecting(text, policy, false, sink)
+}
+
+/// Reads `text`, a whole log, under `policy`, and referees it, handing
+/// every event and diagnostic to `sink` as it is found: nothing is kept
+/// for the caller but the [`Tally`].
+pub fn read_into(text: &[u8], policy: Policy, sink: &mut dyn Sink) -> Tally {
     read_as(text, policy, false, sink)
 }
 
@@ -194,6 +274,11 @@ pub struct Setup {
 /// study, §15.2): as [`read`], except that a game may stop before its end,
 /// and the file after the header or after game 1.
 pub fn read_unfinished(text: &[u8], policy: Policy, sink: impl FnMut(&Record)) -> Verdict {
+    read_collecting(text, policy, true, sink)
+}
+
+/// [`read_unfinished`] into a [`Sink`], as [`read_into`] is to [`read`].
+pub fn read_unfinished_into(text: &[u8], policy: Policy, sink: &mut dyn Sink) -> Tally {
     read_as(text, policy, true, sink)
 }
 
@@ -226,11 +311,33 @@ pub fn read_setup(text: &[u8]) -> Result<Setup, Diagnostic> {
     Ok(Setup { start, games })
 }
 
-fn read_as(text: &[u8], policy: Policy, setup: bool, mut sink: impl FnMut(&Record)) -> Verdict {
+fn read_collecting(
+    text: &[u8],
+    policy: Policy,
+    setup: bool,
+    records: impl FnMut(&Record),
+) -> Verdict {
+    let mut sink = Collecting {
+        records,
+        warnings: Vec::new(),
+        illegal: Vec::new(),
+    };
+    let tally = read_as(text, policy, setup, &mut sink);
+    let mut warnings = sink.warnings;
+    // Found in file order but for one found at the end (W-JANKEN-UNUSED).
+    warnings.sort_by_key(|warning| warning.line.unwrap_or(0));
+    Verdict {
+        error: tally.error,
+        warnings,
+        illegal: sink.illegal,
+    }
+}
+
+fn read_as(text: &[u8], policy: Policy, setup: bool, sink: &mut dyn Sink) -> Tally {
     let mut reader = Reader {
         setup,
         policy,
-        sink: &mut sink,
+        sink,
         section: Section::Version,
         header: Given::default(),
         names: PerTeam::default(),
@@ -239,7 +346,7 @@ fn read_as(text: &[u8], policy: Policy, setup: bool, mut sink: impl FnMut(&Recor
         results: Vec::new(),
         winner_claim: None,
         janken: None,
-        verdict: Verdict::default(),
+        tally: Tally::default(),
         line: 0,
         last_line: 0,
     };
@@ -297,7 +404,7 @@ fn read_as(text: &[u8], policy: Policy, setup: bool, mut sink: impl FnMut(&Recor
             break;
         }
     }
-    if let (Some(line), None) = (bad_line, &reader.verdict.error) {
+    if let (Some(line), None) = (bad_line, &reader.tally.error) {
         reader.line = line;
         reader.fail_line(LineError::new(
             Code::Syntax,
@@ -305,17 +412,13 @@ fn read_as(text: &[u8], policy: Policy, setup: bool, mut sink: impl FnMut(&Recor
             1,
         ));
     }
-    if reader.verdict.error.is_none() {
+    if reader.tally.error.is_none() {
         reader.line = reader.last_line.max(1);
         if let Err(problem) = reader.finish() {
             reader.fail(problem);
         }
     }
-    reader
-        .verdict
-        .warnings
-        .sort_by_key(|warning| warning.line.unwrap_or(0));
-    reader.verdict
+    reader.tally
 }
 
 /// A problem found while reading: where exactly is filled in by the reader.
@@ -349,7 +452,7 @@ fn syntax(message: impl Into<String>, column: usize) -> Problem {
     Problem::Line(LineError::new(Code::Syntax, message, column))
 }
 
-impl<S: FnMut(&Record)> Reader<'_, S> {
+impl<S: Sink + ?Sized> Reader<'_, S> {
     fn game(&self) -> Option<&GameSection> {
         match &self.section {
             Section::Game(game) => Some(game),
@@ -403,7 +506,13 @@ impl<S: FnMut(&Record)> Reader<'_, S> {
                 }
             }
         };
-        self.verdict.error = Some(diagnostic);
+        self.tally.error = Some(diagnostic);
+    }
+
+    /// Hands on a warning.
+    fn warn(&mut self, diagnostic: Diagnostic) {
+        self.tally.warnings += 1;
+        self.sink.diagnostic(&diagnostic);
     }
 
     /// Hands on an event of the match itself.
@@ -414,7 +523,7 @@ impl<S: FnMut(&Record)> Reader<'_, S> {
             t: 0,
             event,
         };
-        (self.sink)(&record);
+        self.sink.record(&record);
     }
 
     fn read_line(&mut self, split: &Split<'_>) -> Result<(), Problem> {
@@ -720,7 +829,7 @@ impl<S: FnMut(&Record)> Reader<'_, S> {
         }
         game.first = Some((team, params));
         if let Some(at) = differs {
-            self.verdict.warnings.push(Diagnostic {
+            self.warn(Diagnostic {
                 code: Code::FieldDiffers,
                 message: "the field of game 2 differs from that of game 1 (§2.2)".into(),
                 line: Some(at),
@@ -890,7 +999,7 @@ impl<S: FnMut(&Record)> Reader<'_, S> {
                 role: Some(role),
                 ..self.diagnostic(warning.code, warning.message, at(warning.step))
             };
-            self.verdict.warnings.push(diagnostic);
+            self.warn(diagnostic);
         }
         if let Some(violation) = played.illegal {
             let column = column_of(&violation, &columns);
@@ -900,7 +1009,8 @@ impl<S: FnMut(&Record)> Reader<'_, S> {
                 role: Some(role),
                 ..self.diagnostic(violation.code, violation.message, column)
             };
-            self.verdict.illegal.push(diagnostic);
+            self.tally.illegal += 1;
+            self.sink.diagnostic(&diagnostic);
         }
         Ok(())
     }
@@ -1060,7 +1170,7 @@ impl<S: FnMut(&Record)> Reader<'_, S> {
         let result = MatchResult::decide(&self.results, janken);
         if let Some((line, _)) = self.janken {
             if !result.needs_janken() {
-                self.verdict.warnings.push(Diagnostic {
+                self.warn(Diagnostic {
                     code: Code::JankenUnused,
                     message: "a janken was recorded but criteria 1-4 decide (§9.4)".into(),
                     line: Some(line),
@@ -1095,7 +1205,7 @@ impl<S: FnMut(&Record)> Reader<'_, S> {
 /// Hands an event of game `number` to the sink as a record, and keeps the
 /// results of the game's end.
 fn hand_on(
-    sink: &mut impl FnMut(&Record),
+    sink: &mut (impl Sink + ?Sized),
     results: &mut Vec<GameResult>,
     number: u8,
     state: &GameState,
@@ -1104,7 +1214,7 @@ fn hand_on(
     if let Some(result) = GameResult::of(&event) {
         results.push(result);
     }
-    sink(&Record {
+    sink.record(&Record {
         game: Some(number),
         turn: state.turns,
         t: state.elapsed,

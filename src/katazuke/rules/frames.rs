@@ -107,27 +107,29 @@ pub struct Frame {
     pub games: Vec<GameResult>,
 }
 
-/// The frames of a stream of records.
-pub struct Frames<I: Iterator<Item = Record>> {
-    records: I,
+/// Frames made one record at a time: a fold over a match's events that
+/// yields a frame whenever one is complete, for a caller that is handed
+/// events (a referee's sink) rather than pulling them. [`Frames`] is the
+/// same fold over an iterator.
+pub struct FrameFold {
     names: PerTeam<String>,
     state: Option<GameState>,
     games: Vec<GameResult>,
     turn: Option<TurnSummary>,
 }
 
-impl<I: Iterator<Item = Record>> Frames<I> {
-    /// The frames `records`, a whole match's events in order, make.
-    pub fn new(records: I) -> Self {
-        Frames {
-            records,
+impl Default for FrameFold {
+    fn default() -> Self {
+        FrameFold {
             names: PerTeam::from_fn(|team| team.letter().to_string()),
             state: None,
             games: Vec::new(),
             turn: None,
         }
     }
+}
 
+impl FrameFold {
     fn frame(&self, kind: FrameKind) -> Option<Frame> {
         Some(Frame {
             kind,
@@ -136,6 +138,109 @@ impl<I: Iterator<Item = Record>> Frames<I> {
             games: self.games.clone(),
         })
     }
+
+    fn set_action(&mut self, action: Action) {
+        if let Some(turn) = &mut self.turn {
+            turn.action = action;
+        }
+    }
+
+    /// Folds in the next record of the match, and returns the frame it
+    /// completes, if any.
+    pub fn push(&mut self, record: Record) -> Option<Frame> {
+        if let Some(state) = &mut self.state {
+            state.apply(&record.event);
+        }
+        match record.event {
+            Event::MatchStart(start) => self.names = start.teams,
+            Event::GameStart(game) => {
+                self.state = Some(GameState::after_start(record.game.unwrap_or(1), &game));
+                return self.frame(FrameKind::Start);
+            }
+            Event::TurnStart { team, role, .. } => {
+                self.turn = Some(TurnSummary {
+                    number: record.turn,
+                    team,
+                    role,
+                    action: Action::Pass,
+                    emptied: None,
+                    claimed: Vec::new(),
+                    cancelled: Vec::new(),
+                    charged: 0,
+                    out: false,
+                    comment: None,
+                });
+            }
+            Event::Clear { items, .. } => self.set_action(Action::Clear(items)),
+            Event::Place { items, .. } => self.set_action(Action::Place(items)),
+            Event::Move { from, to, .. } => self.set_action(Action::Move { from, to }),
+            Event::Pass { .. } => self.set_action(Action::Pass),
+            Event::Timeout { recorded, .. } => self.set_action(Action::Timeout { recorded }),
+            Event::Illegal { code, message, .. } => {
+                self.set_action(Action::Illegal { code, message })
+            }
+            Event::Claim { cell, .. } => {
+                if let Some(turn) = &mut self.turn {
+                    turn.claimed.push(cell);
+                }
+            }
+            Event::Cancel {
+                cell,
+                owner,
+                was_current,
+            } => {
+                if let Some(turn) = &mut self.turn {
+                    turn.cancelled.push((cell, owner, was_current));
+                }
+            }
+            Event::Empty { amount, .. } => {
+                if let Some(turn) = &mut self.turn {
+                    turn.emptied = Some(amount);
+                }
+            }
+            Event::TeamOut { .. } => {
+                if let Some(turn) = &mut self.turn {
+                    turn.out = true;
+                }
+            }
+            Event::TurnEnd {
+                charged, comment, ..
+            } => {
+                if let Some(mut turn) = self.turn.take() {
+                    turn.charged = charged;
+                    turn.comment = comment;
+                    return self.frame(FrameKind::Turn(turn));
+                }
+            }
+            Event::GameEnd { reason, .. } => {
+                if let Some(result) = GameResult::of(&record.event) {
+                    self.games.push(result);
+                    return self.frame(FrameKind::End(reason, result));
+                }
+            }
+            Event::MatchEnd { .. } => {
+                let result = MatchResult::of(&record.event)?;
+                return self.frame(FrameKind::Summary(result));
+            }
+        }
+        None
+    }
+}
+
+/// The frames of a stream of records.
+pub struct Frames<I: Iterator<Item = Record>> {
+    records: I,
+    fold: FrameFold,
+}
+
+impl<I: Iterator<Item = Record>> Frames<I> {
+    /// The frames `records`, a whole match's events in order, make.
+    pub fn new(records: I) -> Self {
+        Frames {
+            records,
+            fold: FrameFold::default(),
+        }
+    }
 }
 
 impl<I: Iterator<Item = Record>> Iterator for Frames<I> {
@@ -143,90 +248,9 @@ impl<I: Iterator<Item = Record>> Iterator for Frames<I> {
 
     fn next(&mut self) -> Option<Frame> {
         loop {
-            let record = self.records.next()?;
-            if let Some(state) = &mut self.state {
-                state.apply(&record.event);
+            if let Some(frame) = self.fold.push(self.records.next()?) {
+                return Some(frame);
             }
-            match record.event {
-                Event::MatchStart(start) => self.names = start.teams,
-                Event::GameStart(game) => {
-                    self.state = Some(GameState::after_start(record.game.unwrap_or(1), &game));
-                    return self.frame(FrameKind::Start);
-                }
-                Event::TurnStart { team, role, .. } => {
-                    self.turn = Some(TurnSummary {
-                        number: record.turn,
-                        team,
-                        role,
-                        action: Action::Pass,
-                        emptied: None,
-                        claimed: Vec::new(),
-                        cancelled: Vec::new(),
-                        charged: 0,
-                        out: false,
-                        comment: None,
-                    });
-                }
-                Event::Clear { items, .. } => self.set_action(Action::Clear(items)),
-                Event::Place { items, .. } => self.set_action(Action::Place(items)),
-                Event::Move { from, to, .. } => self.set_action(Action::Move { from, to }),
-                Event::Pass { .. } => self.set_action(Action::Pass),
-                Event::Timeout { recorded, .. } => self.set_action(Action::Timeout { recorded }),
-                Event::Illegal { code, message, .. } => {
-                    self.set_action(Action::Illegal { code, message })
-                }
-                Event::Claim { cell, .. } => {
-                    if let Some(turn) = &mut self.turn {
-                        turn.claimed.push(cell);
-                    }
-                }
-                Event::Cancel {
-                    cell,
-                    owner,
-                    was_current,
-                } => {
-                    if let Some(turn) = &mut self.turn {
-                        turn.cancelled.push((cell, owner, was_current));
-                    }
-                }
-                Event::Empty { amount, .. } => {
-                    if let Some(turn) = &mut self.turn {
-                        turn.emptied = Some(amount);
-                    }
-                }
-                Event::TeamOut { .. } => {
-                    if let Some(turn) = &mut self.turn {
-                        turn.out = true;
-                    }
-                }
-                Event::TurnEnd {
-                    charged, comment, ..
-                } => {
-                    if let Some(mut turn) = self.turn.take() {
-                        turn.charged = charged;
-                        turn.comment = comment;
-                        return self.frame(FrameKind::Turn(turn));
-                    }
-                }
-                Event::GameEnd { reason, .. } => {
-                    if let Some(result) = GameResult::of(&record.event) {
-                        self.games.push(result);
-                        return self.frame(FrameKind::End(reason, result));
-                    }
-                }
-                Event::MatchEnd { .. } => {
-                    let result = MatchResult::of(&record.event)?;
-                    return self.frame(FrameKind::Summary(result));
-                }
-            }
-        }
-    }
-}
-
-impl<I: Iterator<Item = Record>> Frames<I> {
-    fn set_action(&mut self, action: Action) {
-        if let Some(turn) = &mut self.turn {
-            turn.action = action;
         }
     }
 }

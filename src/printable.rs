@@ -1,0 +1,65 @@
+//! Text from users made safe to show on a terminal. Team names, comments,
+//! player names and program output reach the screen in reports and
+//! messages; a control character in them (ESC starting a colour or cursor
+//! sequence, OSC setting the window title or a link, BEL, a carriage return
+//! that overwrites a line) would be obeyed by the terminal instead of
+//! shown, and a bidirectional override would show the text in another
+//! order than it has. Each is replaced by `?`, so what is shown is what is
+//! there. Files written for programs (`.ktz`, JSON) keep the data exactly.
+
+use std::borrow::Cow;
+
+/// What stands for a character a terminal would obey rather than show.
+pub const REPLACEMENT: char = '?';
+
+/// True for a character a terminal acts on instead of showing: every
+/// control character but the tab, and the Unicode marks and overrides that
+/// change the direction of the text around them.
+pub fn is_unprintable(c: char) -> bool {
+    (c.is_control() && c != '\t')
+        || matches!(c, '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
+/// `text` with every unprintable character (see [`is_unprintable`])
+/// replaced by `?`; borrowed when there is none, as is almost always so.
+pub fn printable(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(is_unprintable) {
+        return Cow::Borrowed(text);
+    }
+    Cow::Owned(
+        text.chars()
+            .map(|c| if is_unprintable(c) { REPLACEMENT } else { c })
+            .collect(),
+    )
+}
+
+/// `text`, lines kept: each line made [`printable`] and the line breaks
+/// (`\n`) left as they are, for a message or report of several lines.
+pub fn printable_lines(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(|c| c != '\n' && is_unprintable(c)) {
+        return Cow::Borrowed(text);
+    }
+    Cow::Owned(
+        text.split('\n')
+            .map(|line| printable(line).into_owned())
+            .collect::<Vec<_>>()
+            .join("\n"),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn what_a_terminal_would_obey_is_shown_as_a_question_mark() {
+        assert_eq!(printable("Numazu 沼津"), "Numazu 沼津");
+        assert!(matches!(printable("plain"), Cow::Borrowed(_)));
+        assert_eq!(printable("\u{1b}[31mred\u{1b}[0m"), "?[31mred?[0m");
+        assert_eq!(printable("\u{1b}]0;title\u{7}x"), "?]0;title?x");
+        assert_eq!(printable("a\rb\nc\u{0}d\u{9b}e"), "a?b?c?d?e");
+        assert_eq!(printable("\u{202E}evil\u{2066}x\u{200F}"), "?evil?x?");
+        assert_eq!(printable("tab\tkept"), "tab\tkept");
+        assert_eq!(printable_lines("one\u{1b}\ntwo\u{7}\n"), "one?\ntwo?\n");
+    }
+}
