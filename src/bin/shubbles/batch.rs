@@ -11,6 +11,7 @@ use shubbles::puzzle::batch::manifest::{
     manifest_name, merge_manifests, resumable_entries, Entry, Header, ManifestError, ManifestWriter,
 };
 use shubbles::puzzle::batch::{self, Batch, Format, Shard};
+use shubbles::run_lock::{LockError, RunLock};
 use shubbles::RenderOptions;
 
 use crate::args::{BatchArgs, BatchMergeArgs};
@@ -61,7 +62,14 @@ pub fn run_batch(args: &BatchArgs) -> Ending {
         None => args.out_dir.join(manifest_name(shard)),
     };
     let header = Header::new(shard, batch.scenarios(), args.format, &options, args.settle);
-    // This shard's temporary files are from a run of it that was killed.
+    // Held to the end: one live run per shard and folder.
+    let _lock = match RunLock::acquire(&args.out_dir.join(batch.lock_name())) {
+        Ok(lock) => lock,
+        Err(error @ LockError::Held { .. }) => return Ending::Invalid(error.to_string()),
+        Err(error) => return Ending::Error(error.into()),
+    };
+    // With the lock held, this shard's temporary files are from a run of
+    // it that was killed.
     if let Err(error) = batch.remove_leftovers(&args.out_dir) {
         return Ending::Error(anyhow::anyhow!(
             "cannot clear what a killed run left in {}: {error}",
