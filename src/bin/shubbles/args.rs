@@ -451,11 +451,13 @@ GIF marks the failure, its text file is `!`). A progress bar is shown when
 standard error is a terminal; a summary line ends the run.
 
 Each run writes a manifest, DIR/MANIFEST-K-of-N.jsonl (MANIFEST-1-of-1.jsonl
-without --shard): a header, then one JSON line per scenario (input, line,
-outcome ok, ! or invalid, file, frames, bytes, SHA-256), appended as each
-file lands and put in input order at the end. A run killed at any moment
-and started again with --resume ends with the files and manifest of a run
-that was never stopped. Shards of one input (--shard K/N, on any machines
+without --shard): a header (shard, format, options), then one JSON line per
+scenario (input, line, outcome ok, ! or invalid, the line's SHA-256, file,
+frames, bytes, SHA-256), appended as each file lands and put in input order
+at the end. A run killed at any moment and started again with --resume ends
+with the files and manifest of a run that was never stopped; a line changed
+since is rendered again. One run of a shard at a time writes into DIR; a
+second one is refused. Shards of one input (--shard K/N, on any machines
 sharing DIR or merged later) write the files a single run would, and
 `shubbles batch-merge DIR` checks that they cover the input exactly once.
 
@@ -511,8 +513,9 @@ pub struct BatchArgs {
     /// The manifest's file [default: DIR/MANIFEST-K-of-N.jsonl].
     #[arg(long, value_name = "FILE")]
     pub manifest: Option<PathBuf>,
-    /// Keep the files the manifest lists that are still there with their
-    /// SHA-256, and render only the rest.
+    /// Keep the files the manifest lists that were made from the same line
+    /// with the same options and are still there with their SHA-256, and
+    /// render only the rest.
     #[arg(long)]
     pub resume: bool,
 }

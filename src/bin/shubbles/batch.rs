@@ -8,9 +8,10 @@ use std::sync::Mutex;
 
 use shubbles::cli::{print, say, Ending};
 use shubbles::puzzle::batch::manifest::{
-    manifest_name, merge_manifests, resumable_entries, Entry, Header, ManifestWriter, Outcome,
+    manifest_name, merge_manifests, resumable_entries, Entry, Header, ManifestError, ManifestWriter,
 };
-use shubbles::puzzle::batch::{self, Batch, Format, Location, Shard};
+use shubbles::puzzle::batch::{self, Batch, Format, Shard};
+use shubbles::run_lock::{LockError, RunLock};
 use shubbles::RenderOptions;
 
 use crate::args::{BatchArgs, BatchMergeArgs};
@@ -60,8 +61,15 @@ pub fn run_batch(args: &BatchArgs) -> Ending {
         Some(path) => path.clone(),
         None => args.out_dir.join(manifest_name(shard)),
     };
-    let header = Header::new(shard, batch.scenarios(), args.format);
-    // This shard's temporary files are from a run of it that was killed.
+    let header = Header::new(shard, batch.scenarios(), args.format, &options, args.settle);
+    // Held to the end: one live run per shard and folder.
+    let _lock = match RunLock::acquire(&args.out_dir.join(batch.lock_name())) {
+        Ok(lock) => lock,
+        Err(error @ LockError::Held { .. }) => return Ending::Invalid(error.to_string()),
+        Err(error) => return Ending::Error(error.into()),
+    };
+    // With the lock held, this shard's temporary files are from a run of
+    // it that was killed.
     if let Err(error) = batch.remove_leftovers(&args.out_dir) {
         return Ending::Error(anyhow::anyhow!(
             "cannot clear what a killed run left in {}: {error}",
@@ -69,8 +77,16 @@ pub fn run_batch(args: &BatchArgs) -> Ending {
         ));
     }
     let kept = if args.resume {
-        match resumable_entries(&manifest_path, &header, &args.out_dir) {
-            Ok(kept) => kept.unwrap_or_default(),
+        match resumable_entries(&manifest_path, &header, &batch, args.format, &args.out_dir) {
+            Ok(kept) => kept,
+            // Nothing in it can be checked against the input: it is as if
+            // there were none.
+            Err(error @ ManifestError::Version { .. }) => {
+                say(&format!(
+                    "{PROGRAM}: {error}: nothing of it is kept, every scenario is rendered again"
+                ));
+                Vec::new()
+            }
             Err(error) => return Ending::Invalid(error.to_string()),
         }
     } else {
@@ -94,11 +110,7 @@ pub fn run_batch(args: &BatchArgs) -> Ending {
             "{PROGRAM}: {}: invalid line: {}",
             invalid.location, invalid.problem
         ));
-        let entry = Entry {
-            problem: Some(invalid.problem.to_string()),
-            ..entry_at(&invalid.location, Outcome::Invalid)
-        };
-        if let Err(error) = manifest.append(entry) {
+        if let Err(error) = manifest.append(Entry::invalid(invalid)) {
             manifest_errors.push(error);
         }
     }
@@ -183,21 +195,6 @@ pub fn merge(args: &BatchMergeArgs) -> Ending {
     }
 }
 
-/// A manifest line with what every line has.
-fn entry_at(location: &Location, outcome: Outcome) -> Entry {
-    Entry {
-        position: location.position,
-        input: location.file.to_string(),
-        line: location.line,
-        outcome,
-        file: None,
-        frames: None,
-        bytes: None,
-        sha256: None,
-        problem: None,
-    }
-}
-
 /// Hears of each job as its file lands: moves the bar and appends the
 /// job's manifest line.
 struct Reporter<'m> {
@@ -211,21 +208,7 @@ impl batch::BatchProgress for Reporter<'_> {
         self.bar.inc(1);
         // A file that was not written has no line: a resumed run draws it.
         let Ok(rendered) = result else { return };
-        let outcome = match rendered.outcome.failure {
-            Some(_) => Outcome::Failed,
-            None => Outcome::Ok,
-        };
-        let entry = Entry {
-            file: rendered
-                .path
-                .file_name()
-                .map(|name| name.to_string_lossy().into_owned()),
-            frames: rendered.frames,
-            bytes: Some(rendered.bytes),
-            sha256: Some(rendered.sha256.clone()),
-            ..entry_at(&job.location, outcome)
-        };
-        if let Err(error) = self.manifest.append(entry) {
+        if let Err(error) = self.manifest.append(Entry::rendered(job, rendered)) {
             self.errors
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner)

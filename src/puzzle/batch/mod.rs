@@ -119,6 +119,19 @@ impl Batch {
         );
     }
 
+    /// The name of the lock file a run of this batch's shard holds in its
+    /// output folder (`.shubbles-batch-3-of-8.lock`, see
+    /// [`RunLock`](crate::run_lock::RunLock)): one live run per shard and
+    /// folder, so that no run removes the temporary files, or rewrites the
+    /// files, of another run still writing them.
+    pub fn lock_name(&self) -> String {
+        format!(
+            "{TEMPORARY_PREFIX}batch-{}-of-{}.lock",
+            self.shard.index(),
+            self.shard.count()
+        )
+    }
+
     /// Removes from `out_dir` the temporary files a killed run of this
     /// shard left (a kill no process can catch, `SIGKILL`, leaves the one
     /// file each thread was writing); returns how many.
