@@ -487,6 +487,11 @@ fn outputs_that_cannot_be_written_are_refused_before_any_match() {
             ["r.jsonl", "a-file/records"],
             "the records folder a-file/records cannot be written: Not a directory (os error 20)",
         ),
+        // One name for both: the results file is made first.
+        (
+            ["same", "same"],
+            "the records folder same cannot be written: it is not a folder",
+        ),
         (
             ["a-folder", "records"],
             "the results file a-folder cannot be written: it is a folder",

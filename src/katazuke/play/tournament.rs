@@ -438,36 +438,51 @@ impl Tournament {
             },
             LockError::Io { .. } => unwritable(error.to_string()),
         })?;
-        let existing = match fs::OpenOptions::new().read(true).append(true).open(results) {
-            Ok(file) => Some(file),
-            Err(error) if error.kind() == io::ErrorKind::NotFound => None,
+        // Made now if missing, while the lock is held, and removed again
+        // if a check after it fails: a refused run leaves nothing.
+        let opened = fs::OpenOptions::new().read(true).append(true).open(results);
+        let (mut file, made) = match opened {
+            Ok(file) => (file, false),
+            Err(error) if error.kind() == io::ErrorKind::NotFound => {
+                let made = fs::OpenOptions::new()
+                    .read(true)
+                    .append(true)
+                    .create_new(true)
+                    .open(results)
+                    .map_err(|error| unwritable(error.to_string()))?;
+                (made, true)
+            }
             Err(error) => return Err(unwritable(error.to_string())),
         };
-        let (complete, outcomes) = match &existing {
-            Some(file) => self.read_results(results, file, &schedule)?,
-            None => (0, Vec::new()),
+        let checked = if made {
+            Ok((0, Vec::new()))
+        } else {
+            self.read_results(results, &file, &schedule)
         };
-        if let Some(dir) = records_dir {
-            check_folder(dir).map_err(|problem| TournamentError::Unwritable {
-                what: "the records folder",
-                path: dir.to_path_buf(),
-                problem,
-            })?;
-        }
-        let mut file = match existing {
-            Some(file) => {
-                file.set_len(complete).map_err(io_error(results))?;
-                file
+        let ready = checked.and_then(|(complete, outcomes)| {
+            if let Some(dir) = records_dir {
+                check_folder(dir).map_err(|problem| TournamentError::Unwritable {
+                    what: "the records folder",
+                    path: dir.to_path_buf(),
+                    problem,
+                })?;
             }
-            None => fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(results)
-                .map_err(|error| unwritable(error.to_string()))?,
+            file.set_len(complete).map_err(io_error(results))?;
+            if complete == 0 {
+                write_line(&mut file, results, &self.header())?;
+            }
+            Ok(outcomes)
+        });
+        let outcomes = match ready {
+            Ok(outcomes) => outcomes,
+            Err(error) => {
+                if made {
+                    // Best effort: the error says what went wrong.
+                    let _ = fs::remove_file(results);
+                }
+                return Err(error);
+            }
         };
-        if complete == 0 {
-            write_line(&mut file, results, &self.header())?;
-        }
         Ok(Session {
             tournament: self,
             schedule,
