@@ -607,3 +607,39 @@ fn schedules_too_large_to_play_are_refused_in_one_line() {
         .ends_with(" bytes, and a line may hold at most 1 MiB\n"));
     assert!(crate::common::files_in(dir.path()).is_empty());
 }
+
+#[test]
+fn the_holder_of_a_results_file_is_named_on_one_line_whatever_its_command_line() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let results = dir.path().join("r.jsonl");
+    // A program entrant whose command line holds a line break and an
+    // escape: it ends at once, so its turns are passes.
+    let odd = "exit 0\n# \u{1b}[2J two lines";
+    let players = ["builtin:2", "builtin:greedy", odd];
+    let mut first = Command::new(env!("CARGO_BIN_EXE_katazuke"))
+        .args(tournament_args(&players, "r.jsonl", &["--fields", "4"]))
+        .current_dir(dir.path())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("katazuke starts");
+    wait_for_header(&mut first, &results);
+    let second = katazuke_in(
+        dir.path(),
+        &tournament_args(&players, "r.jsonl", &["--fields", "4"]),
+        "",
+    );
+    let still_playing = first.try_wait().expect("a status").is_none();
+    first.kill().expect("stopped");
+    first.wait().expect("ended");
+    assert!(still_playing, "the first run must still be playing");
+    assert_eq!(second.code, 2, "{}", second.stderr);
+    assert_eq!(second.stderr.lines().count(), 1, "{}", second.stderr);
+    assert!(
+        second.stderr.contains(
+            " exit 0?# ?[2J two lines --clock virtual --think-ms 600000 -q --results r.jsonl --fields 4), which is still running"
+        ),
+        "{}",
+        second.stderr
+    );
+}
