@@ -84,17 +84,24 @@ impl RunLock {
             match file.try_lock() {
                 Ok(()) => {}
                 Err(TryLockError::WouldBlock) => {
-                    let mut said = String::new();
+                    let mut said = Vec::new();
                     // The holder may not have written yet: then it is
                     // simply "another process".
-                    let _ = file.take(4096).read_to_string(&mut said);
-                    let holder = said.trim();
+                    let _ = file.take(4096).read_to_end(&mut said);
+                    // Said on one line whatever its command line holds
+                    // (a line break, a terminal's escape), even cut short
+                    // inside a character.
+                    let holder: String = String::from_utf8_lossy(&said)
+                        .trim()
+                        .chars()
+                        .map(|c| if c.is_control() { '?' } else { c })
+                        .collect();
                     return Err(LockError::Held {
                         path: path.to_path_buf(),
                         holder: if holder.is_empty() {
                             "another process".to_string()
                         } else {
-                            holder.to_string()
+                            holder
                         },
                     });
                 }

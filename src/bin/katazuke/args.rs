@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use shubbles::katazuke::play::tournament::MAX_JOBS;
 use shubbles::katazuke::rules::game::Policy;
 
 const EXAMPLES: &str = "\
@@ -365,7 +366,7 @@ pub struct TournamentArgs {
     #[command(flatten)]
     pub playing: PlayingArgs,
     /// Matches played at once.
-    #[arg(short = 'j', long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    #[arg(short = 'j', long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=MAX_JOBS as i64))]
     pub jobs: u32,
     /// The results file (JSON Lines), appended as matches end and read
     /// back to resume.

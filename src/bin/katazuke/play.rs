@@ -449,11 +449,11 @@ pub fn tournament(args: &TournamentArgs) -> Ending {
         options: play_options(&args.playing),
         seed: args.playing.seed,
     };
-    let total = tournament.schedule().len();
-    let done = match tournament.finished(&args.results) {
-        Ok(done) => done.len(),
-        Err(error) => return Ending::Invalid(error.to_string()),
+    let session = match tournament.open(&args.results, args.records.as_deref()) {
+        Ok(session) => session,
+        Err(error) => return tournament_ending(error),
     };
+    let (done, total) = (session.finished().len(), session.total());
     if !args.quiet && done > 0 {
         say(&format!(
             "{}: {done} of {total} matches already played; playing the other {}",
@@ -478,17 +478,20 @@ pub fn tournament(args: &TournamentArgs) -> Ending {
             ));
         }
     };
-    match tournament.run(
-        &args.results,
-        args.jobs as usize,
-        args.records.as_deref(),
-        &mut progress,
-    ) {
+    match session.play(args.jobs as usize, &mut progress) {
         Ok(standings) => match print_out(&standings.table()) {
             Ok(()) => Ending::Success,
             Err(error) => Ending::Error(error),
         },
-        Err(error @ TournamentError::Io { .. }) => Ending::Error(anyhow::Error::new(error)),
-        Err(error) => Ending::Invalid(error.to_string()),
+        Err(error) => tournament_ending(error),
+    }
+}
+
+/// Status 1 for a file that failed while matches were played, 2 for
+/// everything a user can put right (all found before the first match).
+fn tournament_ending(error: TournamentError) -> Ending {
+    match error {
+        TournamentError::Io { .. } => Ending::Error(anyhow::Error::new(error)),
+        error => Ending::Invalid(error.to_string()),
     }
 }

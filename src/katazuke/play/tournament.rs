@@ -21,7 +21,23 @@
 //! one line per finished match, written and synced as soon as the match
 //! ends. A killed run loses the matches in flight and at most a last line
 //! cut short, which a rerun drops; the rerun plays only what is missing,
-//! and refuses a file whose header is another tournament's.
+//! and refuses a file whose header is another tournament's. The file is
+//! read back a line at a time within [`MAX_LINE_BYTES`], and every line
+//! must be the result of the match the schedule has at its place, true to
+//! itself: the winner and criterion the totals give (§9.2), game wins that
+//! the territory allows (§9.1), totals the field and its clocks allow.
+//! A line that is not is refused with its number rather than believed,
+//! since the standings would silently follow it.
+//!
+//! **One run per results file.** A run holds an advisory lock on
+//! `FILE.lock` beside the results file ([`RunLock`]) from before it reads
+//! the file until it ends, so a second run on the same file is refused,
+//! naming the first, instead of both playing every match and writing it
+//! twice.
+//!
+//! **Bounded.** A schedule of more than [`MAX_MATCHES`] matches, or more
+//! than [`MAX_ENTRANTS`] entrants (the cross table has a cell for every
+//! two), is refused before anything is made of it.
 //!
 //! **Reproducible.** Every match starts its players fresh, seeded from the
 //! tournament's seed and the match's index, and the standings are computed
@@ -30,10 +46,11 @@
 //! the players do not look at the wall clock themselves (the built-in
 //! search does when the think time, not its node budget, stops it).
 
+use std::cell::Cell;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::fs;
-use std::io::{self, Write};
+use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -52,14 +69,29 @@ use crate::katazuke::log::record::{GameRecord, MatchRecord};
 use crate::katazuke::model::event::Event;
 use crate::katazuke::model::team::{PerTeam, Team};
 use crate::katazuke::rules::game::Policy;
-use crate::katazuke::rules::outcome::MatchResult;
+use crate::katazuke::rules::outcome::{MatchResult, CRITERIA};
 use crate::katazuke::TEMPORARY_PREFIX;
+use crate::run_lock::{LockError, RunLock};
+use crate::text_input::{BadLine, BoundedLines, MAX_LINE_BYTES};
 
 /// The results file's format, in its header.
 const RESULTS_VERSION: u32 = 1;
 
 /// Games in a match (§9.2).
 const GAMES_PER_MATCH: u32 = 2;
+
+/// The most matches a schedule may hold. The schedule, and on a resumed
+/// run every result, are kept in memory; a million matches is already
+/// days of play for programs that take a second a game.
+pub const MAX_MATCHES: usize = 1_000_000;
+
+/// The most entrants a tournament may have: its cross table has a cell
+/// for every two of them, and a column each when printed.
+pub const MAX_ENTRANTS: usize = 1_000;
+
+/// The most matches played at once (`jobs`): each runs on a thread of its
+/// own, and a program entrant is a process per match.
+pub const MAX_JOBS: usize = 256;
 
 /// Who meets whom.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -77,6 +109,15 @@ impl Format {
         match self {
             Format::RoundRobin => "round-robin",
             Format::Gauntlet => "gauntlet",
+        }
+    }
+
+    /// How many pairs of `entrants` meet.
+    fn pairs_among(self, entrants: usize) -> u128 {
+        let n = entrants as u128;
+        match self {
+            Format::RoundRobin => n * n.saturating_sub(1) / 2,
+            Format::Gauntlet => n.saturating_sub(1),
         }
     }
 }
@@ -196,6 +237,22 @@ pub enum TournamentError {
         /// What is wrong with it.
         problem: String,
     },
+    /// An output cannot be written: found before any match is played.
+    Unwritable {
+        /// `the results file` or `the records folder`.
+        what: &'static str,
+        /// The file or folder.
+        path: PathBuf,
+        /// Why.
+        problem: String,
+    },
+    /// Another run is playing on the same results file.
+    Busy {
+        /// The results file.
+        path: PathBuf,
+        /// Its lock, held by the other run.
+        held: LockError,
+    },
     /// A match went wrong in a way no player can cause.
     Match {
         /// The pairing's index.
@@ -225,6 +282,14 @@ impl fmt::Display for TournamentError {
                 "{} line {line}: {problem}; repair or delete the line to resume",
                 path.display()
             ),
+            TournamentError::Unwritable {
+                what,
+                path,
+                problem,
+            } => write!(f, "{what} {} cannot be written: {problem}", path.display()),
+            TournamentError::Busy { path, held } => {
+                write!(f, "{} is in use: {held}", path.display())
+            }
             TournamentError::Match { index, problem } => write!(f, "match {index}: {problem}"),
         }
     }
@@ -263,10 +328,12 @@ struct Header {
 impl Tournament {
     /// Every match to play, in a fixed order: field by field, and on each
     /// field the pairs in entrant order, so that a run cut short has
-    /// played every pair about equally often.
-    pub fn schedule(&self) -> Vec<Pairing> {
+    /// played every pair about equally often. Refused when there would be
+    /// more than [`MAX_MATCHES`].
+    pub fn schedule(&self) -> Result<Vec<Pairing>, TournamentError> {
+        let matches = self.check_size()?;
         let pairs = self.pairs();
-        let mut schedule = Vec::with_capacity(pairs.len() * self.fields.len());
+        let mut schedule = Vec::with_capacity(matches);
         for field in 0..self.fields.len() {
             for &(earlier, later) in &pairs {
                 let (a, b) = if field % 2 == 0 {
@@ -282,7 +349,31 @@ impl Tournament {
                 });
             }
         }
-        schedule
+        Ok(schedule)
+    }
+
+    /// The number of matches, if it is within [`MAX_MATCHES`] and the
+    /// entrants within [`MAX_ENTRANTS`]: counted before anything the size
+    /// of the schedule is made.
+    fn check_size(&self) -> Result<usize, TournamentError> {
+        let (entrants, fields) = (self.entrants.len(), self.fields.len());
+        let matches = self.format.pairs_among(entrants) * fields as u128;
+        if matches > MAX_MATCHES as u128 {
+            return Err(TournamentError::Setup(format!(
+                "a {} of {entrants} entrants on {fields} field{} is {matches} matches; \
+                 a tournament may have at most {MAX_MATCHES} (fewer entrants or fields)",
+                self.format,
+                if fields == 1 { "" } else { "s" },
+            )));
+        }
+        if entrants > MAX_ENTRANTS {
+            return Err(TournamentError::Setup(format!(
+                "{entrants} entrants: a tournament may have at most {MAX_ENTRANTS} \
+                 (its cross table has a row and a column for each)"
+            )));
+        }
+        // Within MAX_MATCHES, so within usize.
+        Ok(matches as usize)
     }
 
     /// The pairs that meet, the earlier entrant first.
@@ -296,13 +387,8 @@ impl Tournament {
         }
     }
 
-    /// Plays every match of the schedule that `results` does not hold yet,
-    /// `jobs` at a time, appending each to `results` as it ends (and its
-    /// record to `records_dir/match-INDEX.ktz`, if given) and telling
-    /// `progress`; then the standings over all of the file's matches.
-    ///
-    /// On an error the matches in flight are still waited for and
-    /// written, so that a rerun need not play them again.
+    /// Opens and plays the tournament on `results` (see
+    /// [`Tournament::open`] and [`Session::play`]).
     pub fn run(
         &self,
         results: &Path,
@@ -310,47 +396,115 @@ impl Tournament {
         records_dir: Option<&Path>,
         progress: &mut dyn FnMut(&MatchOutcome),
     ) -> Result<Standings, TournamentError> {
+        check_jobs(jobs)?;
+        self.open(results, records_dir)?.play(jobs, progress)
+    }
+
+    /// Makes ready to play on `results`, before any match: checks the
+    /// tournament, locks the results file against other runs, reads back
+    /// and checks the matches it holds, checks that `records_dir` (if
+    /// given) can be written, and then opens `results` for appending: a
+    /// new file with this tournament's header, or the existing one cut
+    /// after its last complete line. Nothing is written when any of that
+    /// fails.
+    pub fn open(
+        &self,
+        results: &Path,
+        records_dir: Option<&Path>,
+    ) -> Result<Session<'_>, TournamentError> {
         self.check()?;
-        let schedule = self.schedule();
-        let (mut file, mut outcomes) = self.resume(results, &schedule)?;
-        if let Some(dir) = records_dir {
-            fs::create_dir_all(dir).map_err(io_error(dir))?;
+        let schedule = self.schedule()?;
+        let unwritable = |problem: String| TournamentError::Unwritable {
+            what: "the results file",
+            path: results.to_path_buf(),
+            problem,
+        };
+        // Refused before its lock file is made beside it (in /dev, say).
+        if let Ok(found) = fs::metadata(results) {
+            if found.is_dir() {
+                return Err(unwritable("it is a folder".into()));
+            }
+            if !found.is_file() {
+                return Err(unwritable(
+                    "it is not a regular file, and a results file is read back and appended to"
+                        .into(),
+                ));
+            }
         }
-        let done: BTreeSet<usize> = outcomes.iter().map(|outcome| outcome.pairing).collect();
-        let pending: Vec<Pairing> = schedule
-            .iter()
-            .filter(|pairing| !done.contains(&pairing.index))
-            .copied()
-            .collect();
-        self.play_all(&pending, jobs, records_dir, &mut |outcome| {
-            write_line(&mut file, results, &outcome)?;
-            progress(&outcome);
-            outcomes.push(outcome);
-            Ok(())
+        let lock = RunLock::acquire(&lock_path(results)).map_err(|error| match error {
+            held @ LockError::Held { .. } => TournamentError::Busy {
+                path: results.to_path_buf(),
+                held,
+            },
+            LockError::Io { .. } => unwritable(error.to_string()),
         })?;
-        Ok(self.standings(&outcomes))
+        // Made now if missing, while the lock is held, and removed again
+        // if a check after it fails: a refused run leaves nothing.
+        let opened = fs::OpenOptions::new().read(true).append(true).open(results);
+        let (mut file, made) = match opened {
+            Ok(file) => (file, false),
+            Err(error) if error.kind() == io::ErrorKind::NotFound => {
+                let made = fs::OpenOptions::new()
+                    .read(true)
+                    .append(true)
+                    .create_new(true)
+                    .open(results)
+                    .map_err(|error| unwritable(error.to_string()))?;
+                (made, true)
+            }
+            Err(error) => return Err(unwritable(error.to_string())),
+        };
+        let checked = if made {
+            Ok((0, Vec::new()))
+        } else {
+            self.read_results(results, &file, &schedule)
+        };
+        let ready = checked.and_then(|(complete, outcomes)| {
+            if let Some(dir) = records_dir {
+                check_folder(dir).map_err(|problem| TournamentError::Unwritable {
+                    what: "the records folder",
+                    path: dir.to_path_buf(),
+                    problem,
+                })?;
+            }
+            file.set_len(complete).map_err(io_error(results))?;
+            if complete == 0 {
+                write_line(&mut file, results, &self.header())?;
+            }
+            Ok(outcomes)
+        });
+        let outcomes = match ready {
+            Ok(outcomes) => outcomes,
+            Err(error) => {
+                if made {
+                    // Best effort: the error says what went wrong.
+                    let _ = fs::remove_file(results);
+                }
+                return Err(error);
+            }
+        };
+        Ok(Session {
+            tournament: self,
+            schedule,
+            results: results.to_path_buf(),
+            file,
+            outcomes,
+            records_dir: records_dir.map(Path::to_path_buf),
+            _lock: lock,
+        })
     }
 
-    /// The matches `results` already holds for this tournament (none if
-    /// there is no such file), checked as [`Tournament::run`] checks them:
-    /// what a progress display needs to know before the run.
-    pub fn finished(&self, results: &Path) -> Result<Vec<MatchOutcome>, TournamentError> {
-        match fs::read(results) {
-            Ok(bytes) => Ok(self.read_results(results, &bytes, &self.schedule())?.1),
-            Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(Vec::new()),
-            Err(error) => Err(io_error(results)(error)),
-        }
-    }
-
-    /// Refuses what cannot be played unattended or would make an
-    /// ambiguous table: fewer than two entrants, one named twice, a
-    /// person at the terminal, no fields, a field whose starts §3.1 or
-    /// §9.2 forbid.
+    /// Refuses what cannot be played unattended, would make an ambiguous
+    /// table or could not be written down: fewer than two entrants, a
+    /// schedule too large, one entrant named twice, a person at the
+    /// terminal, no fields, a field whose starts §3.1 or §9.2 forbid,
+    /// names too long for a line of the results file.
     fn check(&self) -> Result<(), TournamentError> {
         let setup = |problem: String| Err(TournamentError::Setup(problem));
         if self.entrants.len() < 2 {
             return setup("a tournament needs at least two entrants".into());
         }
+        self.check_size()?;
         let names = self.names();
         for (index, name) in names.iter().enumerate() {
             if names[..index].contains(name) {
@@ -371,7 +525,45 @@ impl Tournament {
                 ));
             }
         }
+        let longest = self.longest_line();
+        if longest > MAX_LINE_BYTES {
+            return setup(format!(
+                "the entrants' names are too long: a line of the results file would take \
+                 {longest} bytes, and a line may hold at most {} MiB",
+                MAX_LINE_BYTES >> 20
+            ));
+        }
         Ok(())
+    }
+
+    /// The most bytes a line of the results file can take, its line break
+    /// not counted: the header, or a result between the two entrants with
+    /// the longest names and every number at its largest.
+    fn longest_line(&self) -> usize {
+        let names = self.names();
+        let mut by_length: Vec<&String> = names.iter().collect();
+        by_length.sort_by_key(|name| std::cmp::Reverse(json_line(name).len()));
+        let largest = MatchOutcome {
+            pairing: usize::MAX,
+            field: usize::MAX,
+            a: by_length
+                .first()
+                .map_or_else(String::new, |name| (*name).clone()),
+            b: by_length
+                .get(1)
+                .map_or_else(String::new, |name| (*name).clone()),
+            winner: Some(Team::A),
+            criterion: Some(u8::MAX),
+            wins: PerTeam::from_fn(|_| u32::MAX),
+            territory: PerTeam::from_fn(|_| u32::MAX),
+            objects: PerTeam::from_fn(|_| u32::MAX),
+            time_used: PerTeam::from_fn(|_| u64::MAX),
+            turns: u32::MAX,
+        };
+        json_line(&self.header())
+            .len()
+            .max(json_line(&largest).len())
+            - 1
     }
 
     fn names(&self) -> Vec<String> {
@@ -407,52 +599,29 @@ impl Tournament {
         }
     }
 
-    /// Opens `path` for appending: a new file with this tournament's
-    /// header, or an existing one checked line by line and cut after its
-    /// last complete line. Also the matches it holds.
-    fn resume(
-        &self,
-        path: &Path,
-        schedule: &[Pairing],
-    ) -> Result<(fs::File, Vec<MatchOutcome>), TournamentError> {
-        let (complete, outcomes) = match fs::read(path) {
-            Ok(bytes) => self.read_results(path, &bytes, schedule)?,
-            Err(error) if error.kind() == io::ErrorKind::NotFound => (0, Vec::new()),
-            Err(error) => return Err(io_error(path)(error)),
-        };
-        let mut file = fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(path)
-            .map_err(io_error(path))?;
-        file.set_len(complete as u64).map_err(io_error(path))?;
-        if complete == 0 {
-            write_line(&mut file, path, &self.header())?;
-        }
-        Ok((file, outcomes))
-    }
-
-    /// Reads a results file's `bytes`: how many of them are complete lines
-    /// worth keeping (0 when the header itself is missing or cut short),
-    /// and the matches they hold.
+    /// Reads the results file `file` (named `path`) a line at a time: how
+    /// many of its bytes are complete lines worth keeping (0 when the
+    /// header itself is missing or cut short), and the matches they hold.
+    /// A last line without its line break was cut short by a kill and is
+    /// left out.
     fn read_results(
         &self,
         path: &Path,
-        bytes: &[u8],
+        mut file: &fs::File,
         schedule: &[Pairing],
-    ) -> Result<(usize, Vec<MatchOutcome>), TournamentError> {
+    ) -> Result<(u64, Vec<MatchOutcome>), TournamentError> {
         let header = json_line(&self.header());
-        let complete = bytes
-            .iter()
-            .rposition(|&byte| byte == b'\n')
-            .map_or(0, |end| end + 1);
         let foreign = |problem: String| TournamentError::Foreign {
             path: path.to_path_buf(),
             problem,
         };
-        if complete == 0 {
-            // Killed while the header was being written, or an empty file.
-            return if header.as_bytes().starts_with(bytes) {
+        let length = file.metadata().map_err(io_error(path))?.len();
+        if length < header.len() as u64 {
+            // Killed while the header was being written, or an empty file:
+            // shorter than a header, so read at once.
+            let mut bytes = Vec::new();
+            file.read_to_end(&mut bytes).map_err(io_error(path))?;
+            return if header.as_bytes().starts_with(&bytes) {
                 Ok((0, Vec::new()))
             } else {
                 Err(foreign(
@@ -460,35 +629,73 @@ impl Tournament {
                 ))
             };
         }
-        let text = String::from_utf8_lossy(&bytes[..complete]);
-        let mut lines = text.lines();
-        let first = lines.next().unwrap_or_default();
-        if first != header.trim_end() {
-            return Err(foreign(header_differences(first, &self.header())));
-        }
+        let mut last = [0];
+        file.seek(SeekFrom::End(-1))
+            .and_then(|_| file.read_exact(&mut last))
+            .and_then(|()| file.rewind())
+            .map_err(io_error(path))?;
+        let ends_with_break = last[0] == b'\n';
+        let taken = Cell::new(0);
+        let lines = BoundedLines::new(Counted {
+            inner: BufReader::new(file),
+            taken: &taken,
+        });
         let names = self.names();
+        let mut complete = 0;
         let mut line_of: BTreeMap<usize, usize> = BTreeMap::new();
         let mut outcomes = Vec::new();
-        for (number, line) in (2..).zip(lines) {
-            if line.trim().is_empty() {
-                // A blank line (an editor's) holds no match.
-                continue;
-            }
-            let damaged = |problem: String| TournamentError::Damaged {
-                path: path.to_path_buf(),
-                line: number,
-                problem,
+        for line in lines {
+            let cut_short = taken.get() == length && !ends_with_break;
+            let (number, text) = match line {
+                Ok(line) => line,
+                Err(error) if error.line == 1 => {
+                    return Err(foreign(format!(
+                        "its first line is not a tournament's header: {}",
+                        error.problem
+                    )))
+                }
+                // A kill can cut a line inside a character.
+                Err(error) if cut_short && matches!(error.problem, BadLine::NotUtf8 { .. }) => {
+                    break
+                }
+                Err(error) => {
+                    return Err(match error.problem {
+                        BadLine::Unreadable(error) => io_error(path)(error),
+                        problem => TournamentError::Damaged {
+                            path: path.to_path_buf(),
+                            line: error.line,
+                            problem: problem.to_string(),
+                        },
+                    })
+                }
             };
-            let outcome: MatchOutcome = serde_json::from_str(line)
-                .map_err(|error| damaged(format!("not a match's result: {error}")))?;
-            check_outcome(&outcome, schedule, &names).map_err(damaged)?;
-            if let Some(earlier) = line_of.insert(outcome.pairing, number) {
-                return Err(damaged(format!(
-                    "match {} is already on line {earlier}",
-                    outcome.pairing
-                )));
+            if number == 1 {
+                // Even cut short, a first line this long is not the header
+                // begun: the file is at least a header long.
+                if text != header.trim_end() {
+                    return Err(foreign(header_differences(&text, &self.header())));
+                }
+            } else if cut_short {
+                break;
+            } else if !text.trim().is_empty() {
+                // A blank line (an editor's) holds no match.
+                let damaged = |problem: String| TournamentError::Damaged {
+                    path: path.to_path_buf(),
+                    line: number,
+                    problem,
+                };
+                let outcome: MatchOutcome = serde_json::from_str(&text)
+                    .map_err(|error| damaged(format!("not a match's result: {error}")))?;
+                check_outcome(&outcome, schedule, &self.fields, &names).map_err(damaged)?;
+                if let Some(earlier) = line_of.insert(outcome.pairing, number) {
+                    return Err(damaged(format!(
+                        "match {} is already on line {earlier}",
+                        outcome.pairing
+                    )));
+                }
+                outcomes.push(outcome);
             }
-            outcomes.push(outcome);
+            complete = taken.get();
         }
         Ok((complete, outcomes))
     }
@@ -602,11 +809,10 @@ impl Tournament {
         })
     }
 
-    /// The standings over `outcomes` (those of pairings not in the
-    /// schedule are left out; [`Tournament::run`] never gives any). The
-    /// same outcomes in any order give the same standings.
-    pub fn standings(&self, outcomes: &[MatchOutcome]) -> Standings {
-        let schedule = self.schedule();
+    /// The standings over `outcomes`, matches of `schedule` (those of
+    /// pairings not in it are left out; a results file never gives any).
+    /// The same outcomes in any order give the same standings.
+    fn standings(&self, schedule: &[Pairing], outcomes: &[MatchOutcome]) -> Standings {
         let n = self.entrants.len();
         let mut tallies = vec![Tally::default(); n];
         let mut cross: Vec<Vec<Option<Versus>>> = vec![vec![None; n]; n];
@@ -649,6 +855,143 @@ impl Tournament {
             .map(|&row| order.iter().map(|&column| cross[row][column]).collect())
             .collect();
         Standings { rows, cross }
+    }
+}
+
+/// A tournament made ready to play on its results file, which it holds
+/// locked until it is dropped: see [`Tournament::open`].
+pub struct Session<'t> {
+    tournament: &'t Tournament,
+    schedule: Vec<Pairing>,
+    results: PathBuf,
+    file: fs::File,
+    outcomes: Vec<MatchOutcome>,
+    records_dir: Option<PathBuf>,
+    /// Held, not read: other runs are refused while it lives.
+    _lock: RunLock,
+}
+
+impl Session<'_> {
+    /// The matches the results file already held.
+    pub fn finished(&self) -> &[MatchOutcome] {
+        &self.outcomes
+    }
+
+    /// The number of matches in the schedule.
+    pub fn total(&self) -> usize {
+        self.schedule.len()
+    }
+
+    /// Plays every match of the schedule that the results file does not
+    /// hold yet, `jobs` at a time (1 to [`MAX_JOBS`]), appending each to
+    /// it as it ends (and its record to `RECORDS/match-INDEX.ktz`, if
+    /// asked for) and telling `progress`; then the standings over all of
+    /// the file's matches.
+    ///
+    /// On an error the matches in flight are still waited for and
+    /// written, so that a rerun need not play them again.
+    pub fn play(
+        self,
+        jobs: usize,
+        progress: &mut dyn FnMut(&MatchOutcome),
+    ) -> Result<Standings, TournamentError> {
+        check_jobs(jobs)?;
+        let Session {
+            tournament,
+            schedule,
+            results,
+            mut file,
+            mut outcomes,
+            records_dir,
+            _lock,
+        } = self;
+        let done: BTreeSet<usize> = outcomes.iter().map(|outcome| outcome.pairing).collect();
+        let pending: Vec<Pairing> = schedule
+            .iter()
+            .filter(|pairing| !done.contains(&pairing.index))
+            .copied()
+            .collect();
+        tournament.play_all(&pending, jobs, records_dir.as_deref(), &mut |outcome| {
+            write_line(&mut file, &results, &outcome)?;
+            progress(&outcome);
+            outcomes.push(outcome);
+            Ok(())
+        })?;
+        Ok(tournament.standings(&schedule, &outcomes))
+    }
+}
+
+fn check_jobs(jobs: usize) -> Result<(), TournamentError> {
+    if (1..=MAX_JOBS).contains(&jobs) {
+        Ok(())
+    } else {
+        Err(TournamentError::Setup(format!(
+            "{jobs} matches at once: 1 to {MAX_JOBS}"
+        )))
+    }
+}
+
+/// `FILE.lock` beside the results file, found through its real path, so
+/// that the same file named another way (relative, through a symbolic
+/// link) has the same lock.
+fn lock_path(results: &Path) -> PathBuf {
+    let real = fs::canonicalize(results).ok().or_else(|| {
+        let folder = match results.parent() {
+            Some(parent) if !parent.as_os_str().is_empty() => parent,
+            _ => Path::new("."),
+        };
+        Some(fs::canonicalize(folder).ok()?.join(results.file_name()?))
+    });
+    let real = real.unwrap_or_else(|| results.to_path_buf());
+    let mut name = real.file_name().unwrap_or_default().to_os_string();
+    name.push(".lock");
+    real.with_file_name(name)
+}
+
+/// Makes `dir` if it is missing and checks that a file can be made in
+/// it, by making one and removing it.
+fn check_folder(dir: &Path) -> Result<(), String> {
+    if fs::metadata(dir).is_ok_and(|found| !found.is_dir()) {
+        return Err("it is not a folder".into());
+    }
+    let probe = dir.join(format!(
+        "{TEMPORARY_PREFIX}{}-probe.tmp",
+        std::process::id()
+    ));
+    fs::create_dir_all(dir)
+        .and_then(|()| {
+            fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(&probe)
+        })
+        .and_then(|_| fs::remove_file(&probe))
+        .map_err(|error| error.to_string())
+}
+
+/// A reader that counts the bytes taken from it: where the line just
+/// read ends, to cut the results file after its last complete line.
+struct Counted<'c, R> {
+    inner: R,
+    taken: &'c Cell<u64>,
+}
+
+impl<R: Read> Read for Counted<'_, R> {
+    fn read(&mut self, buffer: &mut [u8]) -> io::Result<usize> {
+        let read = self.inner.read(buffer)?;
+        self.taken.set(self.taken.get() + read as u64);
+        Ok(read)
+    }
+}
+
+impl<R: BufRead> BufRead for Counted<'_, R> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        self.inner.fill_buf()
+    }
+
+    fn consume(&mut self, amount: usize) {
+        self.taken.set(self.taken.get() + amount as u64);
+        self.inner.consume(amount);
     }
 }
 
@@ -712,28 +1055,160 @@ fn header_differences(found: &str, expected: &Header) -> String {
     }
 }
 
-/// Whether `outcome` is a match of `schedule` between the entrants it
-/// names.
+/// Whether `outcome` is a true result of the match `schedule` has at its
+/// place: between the entrants with the letters the schedule gives them,
+/// on its field, with totals that field allows and the winner they give.
 fn check_outcome(
     outcome: &MatchOutcome,
     schedule: &[Pairing],
+    fields: &[MatchSetup],
     names: &[String],
 ) -> Result<(), String> {
-    let Some(pairing) = schedule.get(outcome.pairing) else {
+    let index = outcome.pairing;
+    let Some(pairing) = schedule.get(index) else {
         return Err(format!(
-            "match {} is not in the schedule of {} matches",
-            outcome.pairing,
+            "match {index} is not in the schedule of {} matches",
             schedule.len()
         ));
     };
     let (a, b) = (&names[pairing.a], &names[pairing.b]);
+    if outcome.field == pairing.field && outcome.a == *b && outcome.b == *a {
+        return Err(format!(
+            "match {index} is {a} as A against {b} as B (the letters alternate from field \
+             to field), not the other way round"
+        ));
+    }
     if outcome.field != pairing.field || outcome.a != *a || outcome.b != *b {
         return Err(format!(
-            "match {} is {a} against {b} on field {}, not {} against {} on field {}",
-            pairing.index, pairing.field, outcome.a, outcome.b, outcome.field
+            "match {index} is {a} against {b} on field {}, not {} against {} on field {}",
+            pairing.field, outcome.a, outcome.b, outcome.field
+        ));
+    }
+    let (wins, territory) = (outcome.wins, outcome.territory);
+    if u64::from(wins.a) + u64::from(wins.b) > u64::from(GAMES_PER_MATCH) {
+        return Err(format!(
+            "match {index} has {} and {} game wins in a match of {GAMES_PER_MATCH} games",
+            wins.a, wins.b
+        ));
+    }
+    // A game is won by more territory and drawn with as much (§9.1): a
+    // team has a cell at least for each game it won, and when the other
+    // team won none, that many cells more than it.
+    for team in Team::BOTH {
+        let other = team.other();
+        let floor = match wins[other] {
+            0 => u64::from(territory[other]) + u64::from(wins[team]),
+            _ => u64::from(wins[team]),
+        };
+        if u64::from(territory[team]) < floor {
+            return Err(format!(
+                "match {index} has game wins {}-{} with territory {}-{}, which cannot be: \
+                 a game is won by more territory, and drawn with as much",
+                wins.a, wins.b, territory.a, territory.b
+            ));
+        }
+    }
+    let limits = Limits::of(&fields[pairing.field]);
+    let beyond = |what: &str, claimed: u64, most: u64| {
+        (claimed > most).then(|| {
+            format!(
+                "match {index} has {claimed} {what} over both games, more than field {} \
+                 allows ({most})",
+                pairing.field
+            )
+        })
+    };
+    let sum = |pair: PerTeam<u32>| u64::from(pair.a) + u64::from(pair.b);
+    let too_much = beyond("cells of territory", sum(territory), limits.territory)
+        .or_else(|| beyond("objects cleared", sum(outcome.objects), limits.objects))
+        .or_else(|| {
+            let time = outcome.time_used;
+            beyond("ms used by A", time.a, limits.team_time)
+                .or_else(|| beyond("ms used by B", time.b, limits.team_time))
+                .or_else(|| {
+                    beyond(
+                        "ms used by both teams",
+                        time.a.saturating_add(time.b),
+                        limits.game_time,
+                    )
+                })
+        });
+    if let Some(problem) = too_much {
+        return Err(problem);
+    }
+    let decided = MatchResult::from_totals(
+        GAMES_PER_MATCH,
+        wins,
+        territory,
+        outcome.objects,
+        outcome.time_used,
+        None,
+    );
+    if (outcome.winner, outcome.criterion) != (decided.winner, decided.criterion) {
+        return Err(format!(
+            "match {index} says {}, but its totals give {}",
+            decision(outcome.winner, outcome.criterion),
+            decision(decided.winner, decided.criterion)
         ));
     }
     Ok(())
+}
+
+/// A match's winner and deciding criterion in words.
+fn decision(winner: Option<Team>, criterion: Option<u8>) -> String {
+    let named = criterion.and_then(|number| CRITERIA.get(usize::from(number).checked_sub(1)?));
+    match (winner, criterion, named) {
+        (Some(team), Some(number), Some(name)) => {
+            format!("{team} wins by {name} (criterion {number})")
+        }
+        (None, None, _) => "no winner (level on criteria 1-4)".into(),
+        (winner, criterion, _) => format!(
+            "winner {} by criterion {}",
+            winner.map_or("none".into(), |team| team.to_string()),
+            criterion.map_or("none".into(), |number| number.to_string())
+        ),
+    }
+}
+
+/// The most a match on one field can total over both its games.
+struct Limits {
+    /// Cells owned by both teams: every cell, each game.
+    territory: u64,
+    /// Objects cleared by both teams: what the field holds after the
+    /// start cells are emptied (§3.2), and both stocks.
+    objects: u64,
+    /// Time one team uses: its clock, and never more than the game's.
+    team_time: u64,
+    /// Time both teams use: the game clock.
+    game_time: u64,
+}
+
+impl Limits {
+    fn of(field: &MatchSetup) -> Limits {
+        let params = &field.params;
+        let counts = &params.field;
+        let total: u64 = counts.counts().iter().map(|&count| u64::from(count)).sum();
+        let stocks = u64::from(params.stock.first) + u64::from(params.stock.second);
+        let objects = field
+            .games
+            .iter()
+            .map(|game| {
+                let emptied: u64 = Team::BOTH
+                    .iter()
+                    .flat_map(|&team| &game.start[team])
+                    .map(|&cell| u64::from(counts.count(cell)))
+                    .sum();
+                total.saturating_sub(emptied) + stocks
+            })
+            .sum();
+        let games = field.games.len() as u64;
+        Limits {
+            territory: games * counts.size().cells() as u64,
+            objects,
+            team_time: games * params.team_time.min(params.game_time),
+            game_time: games * params.game_time,
+        }
+    }
 }
 
 fn json_line(value: &impl Serialize) -> String {
@@ -985,7 +1460,7 @@ mod tests {
 
     #[test]
     fn round_robins_and_gauntlets_are_scheduled_fairly() {
-        let round_robin = tiny(Format::RoundRobin).schedule();
+        let round_robin = tiny(Format::RoundRobin).schedule().expect("small");
         // 3 pairs on each of 2 fields.
         assert_eq!(round_robin.len(), 6);
         assert!(round_robin.iter().enumerate().all(|(i, p)| p.index == i));
@@ -998,7 +1473,7 @@ mod tests {
         };
         assert_eq!(on(0), [(0, 1), (0, 2), (1, 2)]);
         assert_eq!(on(1), [(1, 0), (2, 0), (2, 1)]);
-        let gauntlet = tiny(Format::Gauntlet).schedule();
+        let gauntlet = tiny(Format::Gauntlet).schedule().expect("small");
         let pairs: Vec<(usize, usize, usize)> =
             gauntlet.iter().map(|p| (p.a, p.b, p.field)).collect();
         assert_eq!(pairs, [(0, 1, 0), (0, 2, 0), (1, 0, 1), (2, 0, 1)]);
@@ -1028,7 +1503,7 @@ mod tests {
         let header: serde_json::Value = serde_json::from_str(&lines[0]).expect("a JSON header");
         assert_eq!(header["entrants"][2], "builtin:1");
         assert_eq!(header["clock"], "virtual");
-        let schedule = tournament.schedule();
+        let schedule = tournament.schedule().expect("small");
         for line in &lines[1..] {
             let outcome: MatchOutcome = serde_json::from_str(line).expect("a result line");
             let pairing = schedule[outcome.pairing];
@@ -1109,7 +1584,9 @@ mod tests {
             &third[..third.len() / 2]
         );
         fs::write(&cut_path, cut).expect("the cut file");
-        assert_eq!(tournament.finished(&cut_path).expect("readable").len(), 2);
+        let session = tournament.open(&cut_path, None).expect("readable");
+        assert_eq!(session.finished().len(), 2);
+        drop(session);
 
         let mut replayed = 0;
         let resumed = tournament
@@ -1166,9 +1643,11 @@ mod tests {
         assert_eq!(fs::read(&results).expect("its results"), before);
 
         fs::write(&results, "not a results file\n").expect("a stray file");
-        let message = tiny(Format::RoundRobin)
-            .finished(&results)
-            .expect_err("a stray file")
+        let round_robin = tiny(Format::RoundRobin);
+        let message = round_robin
+            .open(&results, None)
+            .err()
+            .expect("a stray file")
             .to_string();
         assert!(message.contains("not a tournament's header"), "{message}");
     }
@@ -1190,8 +1669,9 @@ mod tests {
 
         fs::write(&results, format!("{header}{{\"pairing\": 0}}\n")).expect("a bad line");
         let message = tournament
-            .finished(&results)
-            .expect_err("a bad line")
+            .open(&results, None)
+            .err()
+            .expect("a bad line")
             .to_string();
         assert!(
             message.contains("results.jsonl line 2: not a match's result"),
@@ -1227,8 +1707,9 @@ mod tests {
     #[test]
     fn standings_rank_by_share_and_cross_table_by_rank() {
         let tournament = tiny(Format::Gauntlet);
+        let schedule = tournament.schedule().expect("small");
         let outcome = |pairing: usize, winner: Option<Team>| {
-            let p = tournament.schedule()[pairing];
+            let p = schedule[pairing];
             MatchOutcome {
                 pairing,
                 field: p.field,
@@ -1251,10 +1732,10 @@ mod tests {
             outcome(2, Some(Team::B)),
             outcome(3, None),
         ];
-        let standings = tournament.standings(&outcomes);
+        let standings = tournament.standings(&schedule, &outcomes);
         let mut reversed = outcomes.clone();
         reversed.reverse();
-        assert_eq!(tournament.standings(&reversed), standings);
+        assert_eq!(tournament.standings(&schedule, &reversed), standings);
         let order: Vec<usize> = standings.rows.iter().map(|row| row.entrant).collect();
         // Entrant 2 scored ½ of 2, entrant 1 nothing.
         assert_eq!(order, [0, 2, 1]);
@@ -1290,6 +1771,84 @@ mod tests {
             table.contains("\n   2  builtin:1       0.5/2      -    -\n"),
             "{table}"
         );
+    }
+
+    #[test]
+    fn schedules_are_refused_just_past_their_limits() {
+        let mut large = tiny(Format::RoundRobin);
+        large.entrants = (0..MAX_ENTRANTS)
+            .map(|i| PlayerSpec::parse(&format!("player-{i}")).expect("a program"))
+            .collect();
+        // 1000 entrants meet in 499,500 pairs.
+        large.fields = vec![practice_setup(1); 2];
+        assert_eq!(large.schedule().expect("999,000 matches").len(), 999_000);
+        large.fields.push(practice_setup(3));
+        let refused = large.schedule().expect_err("1,498,500 matches");
+        assert!(
+            refused.to_string().contains("is 1498500 matches"),
+            "{refused}"
+        );
+
+        large.format = Format::Gauntlet;
+        assert_eq!(large.schedule().expect("2,997 matches").len(), 2_997);
+        large
+            .entrants
+            .push(PlayerSpec::parse("one more").expect("a program"));
+        let refused = large.schedule().expect_err("1,001 entrants");
+        assert!(
+            refused.to_string().starts_with("1001 entrants"),
+            "{refused}"
+        );
+    }
+
+    #[test]
+    fn jobs_out_of_bounds_are_refused_before_the_file_is_made() {
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let results = dir.path().join("results.jsonl");
+        for jobs in [0, MAX_JOBS + 1] {
+            let error = tiny(Format::RoundRobin)
+                .run(&results, jobs, None, &mut |_| panic!("nothing is played"))
+                .expect_err("too many or no jobs");
+            assert!(error.to_string().ends_with(": 1 to 256"), "{error}");
+        }
+        assert!(!results.exists());
+    }
+
+    #[test]
+    fn a_last_line_cut_inside_a_character_is_dropped_and_crlf_lines_are_read() {
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let results = dir.path().join("results.jsonl");
+        let mut tournament = tiny(Format::Gauntlet);
+        tournament.entrants = ["片付け 1", "片付け 2"]
+            .iter()
+            .map(|name| PlayerSpec::parse(name).expect("a program"))
+            .collect();
+        let level = |pairing: usize| MatchOutcome {
+            pairing,
+            field: pairing,
+            a: tournament.entrants[pairing].to_string(),
+            b: tournament.entrants[1 - pairing].to_string(),
+            winner: None,
+            criterion: None,
+            wins: PerTeam { a: 0, b: 0 },
+            territory: PerTeam { a: 3, b: 3 },
+            objects: PerTeam { a: 0, b: 0 },
+            time_used: PerTeam { a: 0, b: 0 },
+            turns: 0,
+        };
+        let kept = json_line(&tournament.header()) + &json_line(&level(0));
+        let cut = json_line(&level(1));
+        // One byte into the three of 付.
+        let inside = cut.find('付').expect("a name") + 1;
+        let crlf = kept.replace('\n', "\r\n");
+        let bytes = [crlf.as_bytes(), &cut.as_bytes()[..inside]].concat();
+        assert!(String::from_utf8(bytes.clone()).is_err());
+        fs::write(&results, bytes).expect("a cut file");
+        let session = tournament.open(&results, None).expect("readable");
+        assert_eq!(session.finished(), [level(0)]);
+        assert_eq!(session.total(), 2);
+        drop(session);
+        assert_eq!(fs::read_to_string(&results).expect("the file"), crlf);
     }
 
     #[test]

@@ -67,6 +67,27 @@ impl MatchResult {
             PerTeam::from_fn(|team| games.iter().map(|g| g.objects[team]).sum());
         let time_used: PerTeam<u64> =
             PerTeam::from_fn(|team| games.iter().map(|g| g.time_used[team]).sum());
+        MatchResult::from_totals(
+            games.len() as u32,
+            wins,
+            territory,
+            objects,
+            time_used,
+            janken,
+        )
+    }
+
+    /// Decides a match of `games` games from its totals alone, as
+    /// [`MatchResult::decide`] does: what a result written down without
+    /// its games (a tournament's results line) must agree with.
+    pub fn from_totals(
+        games: u32,
+        wins: PerTeam<u32>,
+        territory: PerTeam<u32>,
+        objects: PerTeam<u32>,
+        time_used: PerTeam<u64>,
+        janken: Option<Team>,
+    ) -> MatchResult {
         let more = |a: u64, b: u64| match a.cmp(&b) {
             std::cmp::Ordering::Greater => Some(Team::A),
             std::cmp::Ordering::Less => Some(Team::B),
@@ -74,7 +95,7 @@ impl MatchResult {
         };
         let two_wins = Team::BOTH
             .into_iter()
-            .find(|&team| wins[team] as usize == games.len() && !games.is_empty());
+            .find(|&team| wins[team] == games && games > 0);
         let decided = two_wins
             .map(|team| (team, 1))
             .or_else(|| more(territory.a.into(), territory.b.into()).map(|team| (team, 2)))
