@@ -91,11 +91,8 @@ impl RunLock {
                     // Said on one line whatever its command line holds
                     // (a line break, a terminal's escape), even cut short
                     // inside a character.
-                    let holder: String = String::from_utf8_lossy(&said)
-                        .trim()
-                        .chars()
-                        .map(|c| if c.is_control() { '?' } else { c })
-                        .collect();
+                    let said = String::from_utf8_lossy(&said);
+                    let holder = crate::printable::printable(said.trim()).into_owned();
                     return Err(LockError::Held {
                         path: path.to_path_buf(),
                         holder: if holder.is_empty() {

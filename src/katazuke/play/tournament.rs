@@ -1378,10 +1378,7 @@ impl Standings {
 /// `name`, or its beginning and end around `…` when it is too long: a
 /// program's command line tends to differ from another's at the end.
 fn short_name(name: &str) -> String {
-    let chars: Vec<char> = name
-        .chars()
-        .map(|c| if c.is_control() { '?' } else { c })
-        .collect();
+    let chars: Vec<char> = crate::printable::printable(name).chars().collect();
     if chars.len() <= NAME_CHARS {
         return chars.into_iter().collect();
     }
