@@ -254,6 +254,10 @@ pub fn play(args: &PlayArgs) -> Ending {
             return Ending::Invalid(format!("the start cells are not allowed: {violation}"))
         }
     };
+    let dropped = PerTeam {
+        a: a.dropped_lines(),
+        b: b.dropped_lines(),
+    };
     drop((a, b));
     let log = record.to_string();
     let records = referee(
@@ -292,6 +296,15 @@ pub fn play(args: &PlayArgs) -> Ending {
     }
     for line in trouble_lines(&record) {
         say(&line);
+    }
+    for team in Team::BOTH {
+        if dropped[team] > 0 {
+            say(&format!(
+                "katazuke: {team}'s program wrote {} line{} out of turn while not marking its answers with readyok; they were dropped as they came, but such a line that comes late is taken for an answer, so another run may differ",
+                dropped[team],
+                if dropped[team] == 1 { "" } else { "s" }
+            ));
+        }
     }
     if !args.quiet {
         let result = records

@@ -55,6 +55,9 @@ pub enum Answer {
     Timeout,
     /// A line a program wrote, to be read in the steps grammar of §11.2.
     Line(String),
+    /// A line a program wrote that is no answer whatever it says (too
+    /// long, or not text), and why.
+    Unreadable(String),
     /// No answer.
     Silent(Silence),
 }
@@ -67,6 +70,13 @@ pub trait Player {
     fn tell(&mut self, message: &Message<'_>);
     /// Answers `go`: its turn.
     fn answer(&mut self, go: &Go<'_>) -> Answer;
+    /// Lines it wrote out of turn that were dropped as they came: a
+    /// program's that does not mark its answers with `readyok`, whose
+    /// lines are told from answers only by when they arrive. None for any
+    /// other player.
+    fn dropped_lines(&self) -> u64 {
+        0
+    }
 }
 
 /// `builtin:random`: a uniformly random turn of the engine's canonical
