@@ -115,16 +115,34 @@ fn an_answer_line_over_64_kib_is_garbage_whatever_it_begins_with() {
 
 /// The most memory `katazuke` held at once (VmHWM, in KiB) over a run of
 /// `args` with `stdin` as its standard input: read from /proc while it
-/// runs, the last reading before it ends.
+/// runs, the last reading before it ends. Its address space is capped at
+/// 2 GiB, so that a referee that does keep what it reads fails the test
+/// rather than filling the machine.
 fn peak_memory_kib(dir: &Path, args: &[&str], stdin: File) -> u64 {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_katazuke"))
+    use std::os::unix::process::CommandExt;
+    let mut command = Command::new(env!("CARGO_BIN_EXE_katazuke"));
+    command
         .args(args)
         .current_dir(dir)
         .stdin(stdin)
         .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("katazuke starts");
+        .stderr(Stdio::null());
+    // SAFETY: between fork and exec the closure only calls setrlimit,
+    // which is async-signal-safe, and allocates nothing.
+    unsafe {
+        command.pre_exec(|| {
+            let cap = libc::rlimit {
+                rlim_cur: 2 << 30,
+                rlim_max: 2 << 30,
+            };
+            if libc::setrlimit(libc::RLIMIT_AS, &cap) == 0 {
+                Ok(())
+            } else {
+                Err(std::io::Error::last_os_error())
+            }
+        });
+    }
+    let mut child = command.spawn().expect("katazuke starts");
     let status = format!("/proc/{}/status", child.id());
     let mut peak = 0;
     loop {
@@ -191,4 +209,17 @@ fn an_endless_answer_costs_the_referee_no_memory() {
             "{program}: {record}"
         );
     }
+}
+
+#[test]
+fn a_person_whose_input_is_one_endless_line_costs_no_memory() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let zeros = File::open("/dev/zero").expect("/dev/zero");
+    let peak = peak_memory_kib(dir.path(), &play_against_greedy("human"), zeros);
+    assert!(peak < MEMORY_LIMIT_KIB, "{peak} KiB");
+    let record = std::fs::read_to_string(dir.path().join("match.ktz")).expect("the record");
+    assert!(
+        record.contains(" 1. A 0.5 pass  # illegal: standard input: the line is longer than 1 MiB, the most a line may hold; counted as a pass\n"),
+        "{record}"
+    );
 }
