@@ -289,6 +289,10 @@ impl Program {
     fn start(&mut self) {
         self.stop();
         self.gone = None;
+        // Held from before the program starts until its group is listed:
+        // a signal that comes in between waits for the list, and then
+        // stops this program too instead of missing it.
+        let mut groups = RUNNING_GROUPS.lock();
         // A process group of its own, so that the program is stopped with
         // whatever it started.
         let spawned = Command::new("sh")
@@ -311,9 +315,10 @@ impl Program {
             return;
         };
         let group = libc::pid_t::try_from(child.id()).unwrap_or(0);
-        if let Ok(mut groups) = RUNNING_GROUPS.lock() {
+        if let Ok(groups) = &mut groups {
             groups.push(group);
         }
+        drop(groups);
         let (input, texts) = mpsc::channel::<String>();
         std::thread::spawn(move || {
             let mut stdin = stdin;
