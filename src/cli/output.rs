@@ -75,9 +75,15 @@ pub fn write_output<T>(
 
 /// Refuses, before any work is done, an output file (`what`, for example
 /// "the match record") that could not be written at the end: one line
-/// naming it and why, nothing written. Standard output (`-`) passes.
+/// naming it and why, nothing written. Standard output (`-`) passes
+/// unless it is a terminal, which [`write_output`] refuses.
 pub fn check_writable(path: &Path, what: &str, temporary_prefix: &str) -> Result<(), String> {
     if is_standard_output(path) {
+        if io::stdout().is_terminal() {
+            return Err(format!(
+                "refusing to write {what} to a terminal; redirect standard output or name a file"
+            ));
+        }
         return Ok(());
     }
     reel::check_writable(path, temporary_prefix).map_err(|error| {

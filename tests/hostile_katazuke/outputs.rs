@@ -1,8 +1,13 @@
 //! `play`'s outputs (`-o`, `--events`, `--gif`): one that cannot be
-//! written, or two that would land in one file, is refused before the
+//! written (no folder, a folder in its place, a terminal for standard
+//! output), or two that would land in one file, is refused before the
 //! match is played, in one line with status 2, with nothing written
 //! (issue 20, class 8).
 
+use std::ffi::CStr;
+use std::fs::{File, OpenOptions};
+use std::os::fd::{AsRawFd, FromRawFd};
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -138,4 +143,79 @@ fn two_outputs_that_land_in_one_file_are_refused() {
     );
     assert_eq!((run.code, run.stderr.as_str()), (0, ""));
     assert_eq!(files_in(dir.path()), before);
+}
+
+/// A pseudo-terminal: its controlling end, and the terminal a program
+/// sees.
+fn pseudo_terminal() -> (File, File) {
+    // SAFETY: these calls only open and set up a new pseudo-terminal, on
+    // the descriptor they return; the name is read from a buffer that
+    // ptsname_r filled and ended with a zero.
+    let (controller, name) = unsafe {
+        let controller = libc::posix_openpt(libc::O_RDWR | libc::O_NOCTTY);
+        assert!(controller >= 0, "{}", std::io::Error::last_os_error());
+        let controller = File::from_raw_fd(controller);
+        assert_eq!(libc::grantpt(controller.as_raw_fd()), 0);
+        assert_eq!(libc::unlockpt(controller.as_raw_fd()), 0);
+        let mut name = [0 as libc::c_char; 128];
+        assert_eq!(
+            libc::ptsname_r(controller.as_raw_fd(), name.as_mut_ptr(), name.len()),
+            0
+        );
+        let name = CStr::from_ptr(name.as_ptr())
+            .to_str()
+            .expect("a name")
+            .to_string();
+        (controller, name)
+    };
+    let terminal = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .custom_flags(libc::O_NOCTTY)
+        .open(name)
+        .expect("the terminal opens");
+    (controller, terminal)
+}
+
+#[test]
+fn standard_output_on_a_terminal_is_refused_before_the_match_is_played() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let aside = tempfile::tempdir().expect("a temporary folder");
+    let transcript = aside.path().join("transcript.txt");
+    let cases: [(&[&str], &str); 2] = [
+        // The record goes to standard output when -o is not given.
+        (&[], "the match record"),
+        (&["-o", "r.ktz", "--gif", "-"], "the replay GIF"),
+    ];
+    for (outputs, what) in cases {
+        let (_controller, terminal) = pseudo_terminal();
+        let output = Command::new(env!("CARGO_BIN_EXE_katazuke"))
+            .args([
+                "play",
+                "--A",
+                &echo_pass(),
+                "--B",
+                "builtin",
+                "--clock",
+                "virtual",
+            ])
+            .args(outputs)
+            .env("KATAZUKE_TRANSCRIPT", &transcript)
+            .current_dir(dir.path())
+            .stdout(terminal)
+            .output()
+            .expect("katazuke runs");
+        let said = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{outputs:?}: {said}");
+        assert_eq!(
+            said,
+            format!("katazuke: refusing to write {what} to a terminal; redirect standard output or name a file\n"),
+            "{outputs:?}"
+        );
+        assert!(
+            files_in(dir.path()).is_empty(),
+            "{outputs:?}: nothing written"
+        );
+        assert!(!transcript.exists(), "{outputs:?}: a match was played");
+    }
 }
