@@ -79,18 +79,23 @@ fn lines_dropped_from_a_program_that_does_not_mark_its_answers_are_told() {
     );
 }
 
-#[test]
-fn an_answer_line_over_64_kib_is_garbage_whatever_it_begins_with() {
-    let dir = tempfile::tempdir().expect("a temporary folder");
-    let (record, said) = play_virtual(dir.path(), &player("long_lines.py"), "builtin:greedy", "1");
-    let turns_of_a: Vec<&str> = record
+/// A's first `count` turn lines in `record`.
+fn first_turns_of_a(record: &str, count: usize) -> Vec<&str> {
+    record
         .lines()
         .filter(|line| {
             let mut words = line.split_whitespace();
             words.next().is_some_and(|number| number.ends_with('.')) && words.next() == Some("A")
         })
-        .take(6)
-        .collect();
+        .take(count)
+        .collect()
+}
+
+#[test]
+fn an_answer_line_over_64_kib_is_garbage_whatever_it_begins_with() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let (record, said) = play_virtual(dir.path(), &player("long_lines.py"), "builtin:greedy", "1");
+    let turns_of_a = first_turns_of_a(&record, 6);
     let too_long = "illegal: the line is longer than 64 KiB (65536 bytes), the most an answer may hold; counted as a pass";
     assert_eq!(
         turns_of_a,
@@ -110,6 +115,21 @@ fn an_answer_line_over_64_kib_is_garbage_whatever_it_begins_with() {
     assert_eq!(
         said,
         format!("katazuke: A's player did not answer as asked in 4 turns; the first, game 1 turn 1: {too_long}\n")
+    );
+}
+
+#[test]
+fn an_answer_that_begins_with_a_byte_order_mark_is_named_so_each_time() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    // Some runtimes begin what they write with one: the first line or
+    // any other, it is no answer, and the record says why.
+    let program = "while read -r line; do case $line in go*) printf '\\357\\273\\277pass\\n';; quit) exit;; esac; done";
+    let (record, _) = play_virtual(dir.path(), program, "builtin:greedy", "1");
+    let marked = "A 0.5 pass  # illegal: the line begins with a UTF-8 byte-order mark (bytes EF BB BF); counted as a pass";
+    assert_eq!(
+        first_turns_of_a(&record, 2),
+        [format!(" 1. {marked}"), format!(" 3. {marked}")],
+        "{record}"
     );
 }
 

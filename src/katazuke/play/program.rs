@@ -192,6 +192,11 @@ fn read_output(stdout: ChildStdout, outputs: SyncSender<Output>) {
             MAX_ANSWER_BYTES >> 10
         ))
     };
+    // Only the first line of a `BoundedLines` is checked for one: every
+    // line is, here.
+    let byte_order_mark = || {
+        Output::Unreadable("the line begins with a UTF-8 byte-order mark (bytes EF BB BF)".into())
+    };
     let mut reader = BufReader::new(stdout);
     loop {
         // `BoundedLines` stops at a line past its limit; a fresh one takes
@@ -199,8 +204,9 @@ fn read_output(stdout: ChildStdout, outputs: SyncSender<Output>) {
         let mut past_limit = false;
         for item in BoundedLines::new(&mut reader) {
             let output = match item {
-                Ok((_, line)) if line.len() <= MAX_ANSWER_BYTES => Output::Line(line),
-                Ok(_) => too_long(),
+                Ok((_, line)) if line.len() > MAX_ANSWER_BYTES => too_long(),
+                Ok((_, line)) if line.starts_with('\u{FEFF}') => byte_order_mark(),
+                Ok((_, line)) => Output::Line(line),
                 Err(LineError {
                     problem: BadLine::TooLong,
                     ..
@@ -212,6 +218,10 @@ fn read_output(stdout: ChildStdout, outputs: SyncSender<Output>) {
                     problem: BadLine::Unreadable(_),
                     ..
                 }) => break,
+                Err(LineError {
+                    problem: BadLine::ByteOrderMark,
+                    ..
+                }) => byte_order_mark(),
                 Err(error) => Output::Unreadable(error.problem.to_string()),
             };
             if outputs.send(output).is_err() {
