@@ -6,16 +6,18 @@
 //! started afresh for the next game; until then it gives no answer.
 //!
 //! **Which line is an answer.** Before each `go` the referee writes
-//! `isready`. A program whose first line is `readyok` marks its answers:
-//! the first line after each `readyok` is its answer to the `go` that
-//! follows, and every other line is ignored. The answers taken then
-//! depend only on what the program writes, never on when its lines
-//! arrive, so a virtual-clock match is the same on every run whatever else
-//! the program writes. A program that never says `readyok` (one written to
-//! the protocol before the marker) is read as it always was: the lines
-//! that arrived before its `go` was sent are dropped, and the first one
-//! after it is the answer, which a line written out of turn can be if it
-//! arrives late.
+//! `isready`. From its first `readyok` on, a program marks its answers:
+//! the line right after its Nth `readyok` is its answer to the Nth `go`
+//! (they are counted, so a mark that arrives late is still matched to its
+//! `go`), and every other line is ignored. The answers taken then depend
+//! only on what the program writes, never on when its lines arrive, so a
+//! virtual-clock match is the same on every run whatever else the program
+//! writes. Until then, and all along for a program that never says
+//! `readyok` (one written to the protocol before the marker), it is read
+//! as it always was: the lines that arrived before its `go` was sent are
+//! dropped (and counted, for its user to be told), and the first one after
+//! it is the answer, which a line written out of turn can be if it arrives
+//! late.
 //!
 //! **Bounded.** A line is read up to [`MAX_ANSWER_BYTES`]; a longer one is
 //! no answer whatever it begins with, and its rest is dropped as it
@@ -82,8 +84,8 @@ fn kill_group(group: libc::pid_t) {
 enum Output {
     /// A line, without its line break.
     Line(String),
-    /// A line that is no answer whatever it says, and why: too long, or not
-    /// UTF-8 text.
+    /// A line that is no answer whatever it says, and why: too long, not
+    /// UTF-8 text, or begun with a byte-order mark.
     Unreadable(String),
     /// The program's output closed.
     End,
