@@ -2,13 +2,14 @@
 //! twin of `examples/katazuke/player.py`, answer for answer.
 //!
 //! It keeps the game from what the referee sends (the parameters, the field,
-//! the start cells and every `played` turn, its own included) and answers
-//! each `go` with one line: it claims the cells next to its current cell
-//! that fit in its container, smallest first, and adds `empty` when the
-//! container is then full; if none fits it fills the container from one
-//! cell; with a full container it empties it; with nothing next to it to
-//! clear it moves to an own cell that has objects next to it; otherwise it
-//! passes. A line it cannot read is skipped.
+//! the start cells and every `played` turn, its own included), answers each
+//! `isready` with `readyok`, and answers each `go` with one line: it claims
+//! the cells next to its current cell that fit in its container, smallest
+//! first, and adds `empty` when the container is then full; if none fits it
+//! fills the container from one cell; with a full container it empties it;
+//! with nothing next to it to clear it moves to an own cell that has
+//! objects next to it; otherwise it passes. A line it cannot read is
+//! skipped.
 //!
 //! In a match, against the Python player:
 //!
@@ -335,6 +336,7 @@ fn main() {
     while let Some(line) = read_line(&mut input) {
         let text = line.split('#').next().unwrap_or_default(); // `#` starts a comment
         let words: Vec<&str> = text.split_whitespace().collect();
+        let mut reply = None;
         match words.as_slice() {
             ["quit", ..] => break,
             ["you", team, ..] => player.me = Team::parse(team).or(player.me),
@@ -365,16 +367,18 @@ fn main() {
                     player.played(team, &steps);
                 }
             }
-            ["go", ..] => {
-                let answer = player.answer();
-                if writeln!(output, "{answer}")
-                    .and_then(|()| output.flush())
-                    .is_err()
-                {
-                    return; // The referee is gone.
-                }
-            }
+            // `readyok` marks where the answer to the coming `go` begins.
+            ["isready", ..] => reply = Some("readyok".to_string()),
+            ["go", ..] => reply = Some(player.answer()),
             _ => {}
+        }
+        if let Some(line) = reply {
+            if writeln!(output, "{line}")
+                .and_then(|()| output.flush())
+                .is_err()
+            {
+                return; // The referee is gone.
+            }
         }
     }
 }

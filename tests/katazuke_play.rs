@@ -124,7 +124,7 @@ fn a_program_hears_the_protocol_of_section_15_1() {
     let heard = std::fs::read_to_string(&transcript).expect("the transcript");
     let opening = "katazuke 1\nyou A\ncapacity 4\nstock 2 2\nteam_time 20000\ngame_time 36000\n\
                    field 5 5\n1 2 1 3 1\n2 1 3 1 2\n1 3 0 2 1\n2 1 2 1 3\n1 2 1 2 1\n\
-                   game 1 first A\nstart A b2*\nstart B d4* d2\ngo 20000 36000\nplayed A 500 pass\n";
+                   game 1 first A\nstart A b2*\nstart B d4* d2\nisready\ngo 20000 36000\nplayed A 500 pass\n";
     assert!(heard.starts_with(opening), "{heard}");
     assert!(
         heard.contains("\ngame 2 first B\nstart B c4*\nstart A b2* d2\n"),
@@ -150,6 +150,16 @@ fn a_program_hears_the_protocol_of_section_15_1() {
             .count()
     };
     assert_eq!(count("go "), turns_of("A"));
+    // Each `go` right after an `isready`.
+    assert!(
+        heard
+            .lines()
+            .zip(heard.lines().skip(1))
+            .filter(|(_, line)| line.starts_with("go "))
+            .all(|(before, _)| before == "isready"),
+        "{heard}"
+    );
+    assert_eq!(count("isready"), count("go "));
     assert_eq!(count("played "), turns_of("A") + turns_of("B"));
     assert_eq!(count("result A "), 2);
 }

@@ -65,6 +65,7 @@ for line in sys.stdin:
                 count[c], owner[c] = 0, w[1]
                 if s.endswith("*") or len(w) == 3: current[w[1]] = c  # marked, or the only one
         elif w[0] == "played": played(w[1], w[3:])
+        elif w[0] == "isready": print("readyok", flush=True)  # marks where the answer begins
         elif w[0] == "go": print(answer(), flush=True)
     except (IndexError, KeyError, ValueError, StopIteration):  # a malformed line: skip it
         if w and w[0] == "go": print("pass", flush=True)

@@ -14,7 +14,8 @@ mod stdio;
 pub use arguments::parse_arguments;
 pub use ending::Ending;
 pub use output::{
-    check_extension, duration_in_words, is_standard_output, size_in_words, write_file, write_output,
+    check_extension, check_writable, duration_in_words, is_standard_output, size_in_words,
+    write_file, write_output,
 };
 pub use signals::{also_on_signals, remove_unfinished_files_on_signals};
 pub use stdio::{is_broken_pipe, print, say, say_partial, Saying};

@@ -73,6 +73,37 @@ pub fn write_output<T>(
         .map_err(Ending::Error)
 }
 
+/// Refuses, before any work is done, an output file (`what`, for example
+/// "the match record") that could not be written at the end: one line
+/// naming it and why, nothing written. Standard output (`-`) passes
+/// unless it is a terminal, which [`write_output`] refuses.
+pub fn check_writable(path: &Path, what: &str, temporary_prefix: &str) -> Result<(), String> {
+    if is_standard_output(path) {
+        if io::stdout().is_terminal() {
+            return Err(format!(
+                "refusing to write {what} to a terminal; redirect standard output or name a file"
+            ));
+        }
+        return Ok(());
+    }
+    reel::check_writable(path, temporary_prefix).map_err(|error| {
+        let folder = match path.parent() {
+            Some(parent) if !parent.as_os_str().is_empty() => parent,
+            _ => Path::new("."),
+        };
+        let why = match error.kind() {
+            io::ErrorKind::NotFound | io::ErrorKind::NotADirectory => {
+                format!("there is no folder {}", folder.display())
+            }
+            io::ErrorKind::PermissionDenied => {
+                format!("the folder {} is not writable", folder.display())
+            }
+            _ => error.to_string(),
+        };
+        format!("cannot write {what} to {}: {why}", path.display())
+    })
+}
+
 /// True for `-`, which names standard output (or input) wherever a file
 /// name is taken.
 pub fn is_standard_output(path: &Path) -> bool {

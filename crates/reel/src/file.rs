@@ -40,6 +40,20 @@ pub fn write_atomically<T, E: From<io::Error>>(
     AtomicFile::new(path, prefix).write(write)
 }
 
+/// Checks, writing nothing, that [`write_atomically`] could write `path`
+/// now: that it is no folder and that a temporary file can be made where
+/// the write would make one (the file is made and removed). A FIFO or a
+/// device, written through, is not opened. For a program that would
+/// otherwise find out only after its work.
+pub fn check_writable(path: &Path, prefix: &str) -> io::Result<()> {
+    match destination(path)? {
+        Destination::Through => Ok(()),
+        Destination::Replace { target, .. } => {
+            Temporary::create(folder_of(&target), prefix).map(drop)
+        }
+    }
+}
+
 /// A file to be written whole or not at all, in two steps for a caller who
 /// writes many: [`AtomicFile::prepare`] writes the content, and
 /// [`Prepared::commit`] (the slow part, waiting for the disk) can then run
@@ -347,6 +361,31 @@ mod tests {
         });
         assert!(failed.is_err());
         assert_eq!(names_in(dir.path()), Vec::<String>::new());
+        assert!(!unfinished().iter().any(|p| p.starts_with(dir.path())));
+    }
+
+    #[test]
+    fn a_writable_path_is_told_from_one_without_a_folder_and_nothing_is_left() {
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        assert!(check_writable(&dir.path().join("out.txt"), ".test-").is_ok());
+        let missing = check_writable(&dir.path().join("missing/out.txt"), ".test-");
+        assert_eq!(
+            missing.expect_err("no folder").kind(),
+            io::ErrorKind::NotFound
+        );
+        fs::write(dir.path().join("file"), "").expect("writable");
+        let under_a_file = check_writable(&dir.path().join("file/out.txt"), ".test-");
+        assert_eq!(
+            under_a_file.expect_err("not a folder").kind(),
+            io::ErrorKind::NotADirectory
+        );
+        let folder = check_writable(dir.path(), ".test-");
+        assert_eq!(
+            folder.expect_err("a folder").kind(),
+            io::ErrorKind::IsADirectory
+        );
+        assert!(check_writable(Path::new("/dev/null"), ".test-").is_ok());
+        assert_eq!(names_in(dir.path()), ["file"]);
         assert!(!unfinished().iter().any(|p| p.starts_with(dir.path())));
     }
 

@@ -28,7 +28,7 @@ mod writer;
 
 pub use decode::{decode_gif, DecodedFrame, DecodedGif};
 pub use error::EncodeError;
-pub use file::{abandon_unfinished_files, write_atomically, AtomicFile, Prepared};
+pub use file::{abandon_unfinished_files, check_writable, write_atomically, AtomicFile, Prepared};
 pub use gif::{DisposalMethod, Repeat};
 pub use palette::{blend, Palette, PaletteError, BLEND_STEPS, MAX_COLOURS};
 pub use png::write_png;

@@ -2,10 +2,13 @@
 //! engine's turn in a position, §15.2) and `tournament` (§15.3), with what
 //! they share: the setups a match is played from.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use shubbles::cli::{check_extension, print as print_out, say, write_output, Ending};
+use shubbles::cli::{
+    check_extension, check_writable, is_standard_output, print as print_out, say, write_output,
+    Ending,
+};
 use shubbles::katazuke::draw::animation::{write_replay, ReplayOptions};
 use shubbles::katazuke::engine::action::sign;
 use shubbles::katazuke::engine::cost::CostModel;
@@ -186,18 +189,38 @@ fn symmetric_start(size: Size) -> [Cell; 3] {
 }
 
 pub fn play(args: &PlayArgs) -> Ending {
-    if let Some(path) = &args.output {
-        if let Err(message) = check_extension(path, "ktz", "the match record", &[]) {
+    let record_path = args.output.as_deref().unwrap_or(Path::new("-"));
+    let outputs = [
+        ("-o", Some(record_path), "ktz", "the match record"),
+        ("--events", args.events.as_deref(), "jsonl", "the event log"),
+        ("--gif", args.gif.as_deref(), "gif", "the replay GIF"),
+    ];
+    let outputs: Vec<(&str, &Path, &str, &str)> = outputs
+        .into_iter()
+        .filter_map(|(option, path, extension, what)| Some((option, path?, extension, what)))
+        .collect();
+    for &(_, path, extension, what) in &outputs {
+        if let Err(message) = check_extension(path, extension, what, &[]) {
             return Ending::Invalid(message);
         }
     }
-    if let Some(path) = &args.events {
-        if let Err(message) = check_extension(path, "jsonl", "the event log", &[]) {
-            return Ending::Invalid(message);
+    for (index, &(option, path, ..)) in outputs.iter().enumerate() {
+        for &(other_option, other, ..) in &outputs[index + 1..] {
+            if same_file(path, other) {
+                let place = if is_standard_output(path) {
+                    "standard output".to_string()
+                } else {
+                    path.display().to_string()
+                };
+                return Ending::Invalid(format!(
+                    "{option} and {other_option} both write to {place}: give each output a file of its own"
+                ));
+            }
         }
     }
-    if let Some(path) = &args.gif {
-        if let Err(message) = check_extension(path, "gif", "the replay GIF", &[]) {
+    // Before the match, not after it: a match can take minutes.
+    for &(_, path, _, what) in &outputs {
+        if let Err(message) = check_writable(path, what, TEMPORARY_PREFIX) {
             return Ending::Invalid(message);
         }
     }
@@ -231,6 +254,10 @@ pub fn play(args: &PlayArgs) -> Ending {
             return Ending::Invalid(format!("the start cells are not allowed: {violation}"))
         }
     };
+    let dropped = PerTeam {
+        a: a.dropped_lines(),
+        b: b.dropped_lines(),
+    };
     drop((a, b));
     let log = record.to_string();
     // A played match is short (its clocks end it): its events are kept
@@ -239,8 +266,7 @@ pub fn play(args: &PlayArgs) -> Ending {
     read(log.as_bytes(), Policy::Strict, |record| {
         records.push(record.clone())
     });
-    let output = args.output.as_deref().unwrap_or(Path::new("-"));
-    let written = write_output(output, "match record", TEMPORARY_PREFIX, |out| {
+    let written = write_output(record_path, "match record", TEMPORARY_PREFIX, |out| {
         Ok(out.write_all(log.as_bytes())?)
     });
     if let Err(ending) = written {
@@ -269,6 +295,15 @@ pub fn play(args: &PlayArgs) -> Ending {
     for line in trouble_lines(&record) {
         say(&line);
     }
+    for team in Team::BOTH {
+        if dropped[team] > 0 {
+            say(&format!(
+                "katazuke: {team}'s program wrote {} line{} out of turn while not marking its answers with readyok; they were dropped as they came, but such a line that comes late is taken for an answer, so another run may differ",
+                dropped[team],
+                if dropped[team] == 1 { "" } else { "s" }
+            ));
+        }
+    }
     if !args.quiet {
         let result = records
             .iter()
@@ -279,6 +314,59 @@ pub fn play(args: &PlayArgs) -> Ending {
         }
     }
     Ending::Success
+}
+
+/// True if `a` and `b` name one file, so that one output would replace the
+/// other (or mix with it, on standard output): the same path once links
+/// are followed, or the same existing file by another name. A device
+/// (`/dev/null`) may take both.
+fn same_file(a: &Path, b: &Path) -> bool {
+    use std::os::unix::fs::{FileTypeExt, MetadataExt};
+    let (a, b) = (named(a), named(b));
+    let (a_file, b_file) = (std::fs::metadata(a), std::fs::metadata(b));
+    let device = |file: &std::fs::Metadata| {
+        file.file_type().is_char_device() || file.file_type().is_block_device()
+    };
+    if a_file.as_ref().is_ok_and(device) {
+        return false;
+    }
+    match (a_file, b_file) {
+        (Ok(a_file), Ok(b_file)) => a_file.dev() == b_file.dev() && a_file.ino() == b_file.ino(),
+        _ => written_at(a) == written_at(b),
+    }
+}
+
+/// The file `path` names: `-` is standard output.
+fn named(path: &Path) -> &Path {
+    if is_standard_output(path) {
+        Path::new("/dev/stdout")
+    } else {
+        path
+    }
+}
+
+/// Where an output to `path`, not yet a file, lands: links followed (a
+/// write replaces a link's target), in its folder's real path.
+fn written_at(path: &Path) -> PathBuf {
+    // Linux's own limit on links followed in one lookup.
+    const MAX_LINKS: usize = 40;
+    let mut path = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    for _ in 0..MAX_LINKS {
+        let Ok(link) = std::fs::read_link(&path) else {
+            break;
+        };
+        path = match path.parent() {
+            Some(folder) => folder.join(link),
+            None => link,
+        };
+    }
+    let folder = path
+        .parent()
+        .and_then(|folder| std::fs::canonicalize(folder).ok());
+    match (folder, path.file_name()) {
+        (Some(folder), Some(name)) => folder.join(name),
+        _ => path,
+    }
 }
 
 /// A line for each team whose player did not always answer as asked (its

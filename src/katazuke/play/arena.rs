@@ -270,6 +270,7 @@ fn judge(
                 )
             }
         },
+        Answer::Unreadable(why) => return illegal(state, &why, elapsed, options),
         Answer::Silent(Silence::Overran) => {
             let limit = match options.clock {
                 Clock::Wall => left,

@@ -13,6 +13,7 @@ use crate::katazuke::engine::search::{Found, Limits, Searcher};
 use crate::katazuke::model::state::GameState;
 use crate::katazuke::model::turn::Step;
 use crate::katazuke::rules::game::check_steps;
+use crate::text_input::{BadLine, BoundedLines, LineError};
 
 /// Whose time a turn takes (§15.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -55,6 +56,9 @@ pub enum Answer {
     Timeout,
     /// A line a program wrote, to be read in the steps grammar of §11.2.
     Line(String),
+    /// A line a program wrote that is no answer whatever it says (too
+    /// long, or not text), and why.
+    Unreadable(String),
     /// No answer.
     Silent(Silence),
 }
@@ -67,6 +71,13 @@ pub trait Player {
     fn tell(&mut self, message: &Message<'_>);
     /// Answers `go`: its turn.
     fn answer(&mut self, go: &Go<'_>) -> Answer;
+    /// Lines it wrote out of turn that were dropped as they came: a
+    /// program's that does not mark its answers with `readyok`, whose
+    /// lines are told from answers only by when they arrive. None for any
+    /// other player.
+    fn dropped_lines(&self) -> u64 {
+        0
+    }
 }
 
 /// `builtin:random`: a uniformly random turn of the engine's canonical
@@ -319,13 +330,23 @@ impl Player for HumanPlayer {
                 "{team} to move ({} ms on its clock, {} ms in the game); steps such as `clear b1:2 empty`, `move c2`, `pass`: ",
                 state.team_left[team], state.game_left,
             );
-            let mut line = String::new();
-            match std::io::stdin().read_line(&mut line) {
-                Ok(0) | Err(_) => {
-                    return Answer::Silent(Silence::Crashed("standard input ended".into()))
+            // Bounded, so that an endless line (`< /dev/zero`) costs no
+            // memory; a line too long ends the turn, and the next turn
+            // reads on from where it stopped.
+            let line = match BoundedLines::new(std::io::stdin().lock()).next() {
+                None => return Answer::Silent(Silence::Crashed("standard input ended".into())),
+                Some(Ok((_, line))) => line,
+                Some(Err(LineError {
+                    problem: problem @ (BadLine::TooLong | BadLine::Unreadable(_)),
+                    ..
+                })) => {
+                    return Answer::Silent(Silence::Crashed(format!("standard input: {problem}")))
                 }
-                Ok(_) => {}
-            }
+                Some(Err(error)) => {
+                    eprintln!("not a turn: {}", error.problem);
+                    continue;
+                }
+            };
             // A person who mistypes is asked again rather than passed.
             let steps = match read_answer(team, &line, state) {
                 Ok(Some(steps)) => steps,

@@ -1,31 +1,53 @@
 //! An external program as a player: a command line run by `sh -c`, spoken
 //! to over the line protocol ([`super::protocol`]) on its standard input
-//! and output. Its answers are read on a thread of their own, so that the
-//! referee can wait for one with a limit and stop a program that overruns.
-//! A program that ends, closes its output or is stopped is started afresh
-//! for the next game; until then it gives no answer.
+//! and output. Its output is read on a thread of its own, so that the
+//! referee can wait for an answer with a limit and stop a program that
+//! overruns. A program that ends, closes its output or is stopped is
+//! started afresh for the next game; until then it gives no answer.
+//!
+//! **Which line is an answer.** Before each `go` the referee writes
+//! `isready`. From its first `readyok` on, a program marks its answers:
+//! the line right after its Nth `readyok` is its answer to the Nth `go`
+//! (they are counted, so a mark that arrives late is still matched to its
+//! `go`), and every other line is ignored. The answers taken then depend
+//! only on what the program writes, never on when its lines arrive, so a
+//! virtual-clock match is the same on every run whatever else the program
+//! writes. Until then, and all along for a program that never says
+//! `readyok` (one written to the protocol before the marker), it is read
+//! as it always was: the lines that arrived before its `go` was sent are
+//! dropped (and counted, for its user to be told), and the first one after
+//! it is the answer, which a line written out of turn can be if it arrives
+//! late.
+//!
+//! **Bounded.** A line is read up to [`MAX_ANSWER_BYTES`]; a longer one is
+//! no answer whatever it begins with, and its rest is dropped as it
+//! arrives, so that a program writing without end (`cat /dev/zero`) costs
+//! no memory.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{self, BufRead, BufReader, Write};
 use std::os::unix::process::CommandExt;
-use std::process::{Child, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::process::{Child, ChildStdout, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, SyncSender};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use super::player::{Answer, Go, Player, Silence};
-use super::protocol::{go_line, message_lines, Message};
+use super::protocol::{go_line, message_lines, Message, IS_READY, READY_OK};
 use crate::katazuke::model::team::Team;
+use crate::text_input::{BadLine, BoundedLines, LineError};
 
-/// The longest answer line read; the rest of a longer one is dropped.
-const MAX_ANSWER_BYTES: u64 = 64 * 1024;
+/// The longest answer line taken: 64 KiB, far more than any turn's steps.
+/// A longer line is no answer, whatever it begins with.
+pub const MAX_ANSWER_BYTES: usize = 64 * 1024;
 
 /// Lines a program may have written ahead that are kept; beyond them it
 /// waits (its pipe fills), so a program that floods its output costs no
 /// memory.
 const OUTPUT_LINES: usize = 64;
 
-/// Lines written out of turn that are dropped before a `go`, at most: a
-/// program writing without end is then read as it answers.
+/// Lines written out of turn that are dropped before a `go`, at most, from
+/// a program that does not mark its answers: one writing without end is
+/// then read as it answers.
 const MAX_DROPPED: usize = 4 * OUTPUT_LINES;
 
 /// How long a program may take to exit after `quit` before it is killed.
@@ -58,11 +80,20 @@ fn kill_group(group: libc::pid_t) {
     }
 }
 
-/// What the reading thread hands on.
+/// What the reading thread hands on, in the order the program wrote it.
 enum Output {
+    /// A line, without its line break.
     Line(String),
+    /// A line that is no answer whatever it says, and why: too long, not
+    /// UTF-8 text, or begun with a byte-order mark.
+    Unreadable(String),
     /// The program's output closed.
     End,
+}
+
+/// True for the line that marks an answer: the next line is one.
+fn is_mark(output: &Output) -> bool {
+    matches!(output, Output::Line(line) if line.trim() == READY_OK)
 }
 
 struct Running {
@@ -72,6 +103,158 @@ struct Running {
     /// that stops reading blocks that thread, never the referee.
     input: Option<Sender<String>>,
     output: Receiver<Output>,
+    /// `isready` lines sent, one before each `go`.
+    asked: u64,
+    /// `readyok` lines read. From the first on, the program marks its
+    /// answers: the line right after the Nth is its answer to the Nth `go`.
+    marks: u64,
+}
+
+impl Running {
+    fn send(&self, text: &str) {
+        if let Some(input) = &self.input {
+            // A program whose writing thread ended stopped reading: its
+            // next answer finds out why.
+            let _ = input.send(text.to_string());
+        }
+    }
+
+    fn marks_answers(&self) -> bool {
+        self.marks > 0
+    }
+
+    /// The next output, waiting until `deadline` (forever for none); `None`
+    /// once it has passed.
+    fn next_output(&mut self, deadline: Option<Instant>) -> Option<Output> {
+        let received = match deadline {
+            Some(deadline) => self
+                .output
+                .recv_timeout(deadline.saturating_duration_since(Instant::now())),
+            None => self
+                .output
+                .recv()
+                .map_err(|_| RecvTimeoutError::Disconnected),
+        };
+        match received {
+            Ok(output) => Some(output),
+            // The reading thread ends only once the output has closed (and
+            // said so, the first time).
+            Err(RecvTimeoutError::Disconnected) => Some(Output::End),
+            Err(RecvTimeoutError::Timeout) => None,
+        }
+    }
+
+    /// Before a `go` to a program that has not marked an answer yet: drops
+    /// the lines it wrote since its last answer, out of turn, up to a
+    /// `readyok` (an answer to an earlier `isready`: it marks its answers
+    /// from now on) or its end. Returns how many it dropped.
+    fn drop_unmarked_lines(&mut self) -> u64 {
+        let mut dropped = 0;
+        if self.marks_answers() {
+            return dropped;
+        }
+        for _ in 0..MAX_DROPPED {
+            match self.output.try_recv() {
+                Ok(output) if is_mark(&output) => {
+                    self.marks += 1;
+                    break;
+                }
+                // Its end is found again by the answer.
+                Ok(Output::End) | Err(_) => break,
+                Ok(_) => dropped += 1,
+            }
+        }
+        dropped
+    }
+
+    /// The program's answer to the `go` just sent, by `deadline`: `None`
+    /// if none came by then.
+    fn answer_by(&mut self, deadline: Option<Instant>) -> Option<Output> {
+        loop {
+            if self.marks_answers() && self.marks == self.asked {
+                return self.next_output(deadline);
+            }
+            let output = self.next_output(deadline)?;
+            if is_mark(&output) {
+                self.marks += 1;
+            } else if matches!(output, Output::End) || !self.marks_answers() {
+                return Some(output);
+            }
+            // Otherwise written out of turn: ignored.
+        }
+    }
+}
+
+/// Reads the program's output a line at a time into `outputs`, each line
+/// at most [`MAX_ANSWER_BYTES`] kept, until it closes.
+fn read_output(stdout: ChildStdout, outputs: SyncSender<Output>) {
+    let too_long = || {
+        Output::Unreadable(format!(
+            "the line is longer than {} KiB ({MAX_ANSWER_BYTES} bytes), the most an answer may hold",
+            MAX_ANSWER_BYTES >> 10
+        ))
+    };
+    // Only the first line of a `BoundedLines` is checked for one: every
+    // line is, here.
+    let byte_order_mark = || {
+        Output::Unreadable("the line begins with a UTF-8 byte-order mark (bytes EF BB BF)".into())
+    };
+    let mut reader = BufReader::new(stdout);
+    loop {
+        // `BoundedLines` stops at a line past its limit; a fresh one takes
+        // up after the rest of that line is skipped.
+        let mut past_limit = false;
+        for item in BoundedLines::new(&mut reader) {
+            let output = match item {
+                Ok((_, line)) if line.len() > MAX_ANSWER_BYTES => too_long(),
+                Ok((_, line)) if line.starts_with('\u{FEFF}') => byte_order_mark(),
+                Ok((_, line)) => Output::Line(line),
+                Err(LineError {
+                    problem: BadLine::TooLong,
+                    ..
+                }) => {
+                    past_limit = true;
+                    too_long()
+                }
+                Err(LineError {
+                    problem: BadLine::Unreadable(_),
+                    ..
+                }) => break,
+                Err(LineError {
+                    problem: BadLine::ByteOrderMark,
+                    ..
+                }) => byte_order_mark(),
+                Err(error) => Output::Unreadable(error.problem.to_string()),
+            };
+            if outputs.send(output).is_err() {
+                return;
+            }
+        }
+        if !(past_limit && skip_rest_of_line(&mut reader)) {
+            break;
+        }
+    }
+    let _ = outputs.send(Output::End);
+}
+
+/// Reads and drops the rest of a line, a buffer at a time, keeping none of
+/// it: false if the output ends (or fails) first.
+fn skip_rest_of_line(reader: &mut impl BufRead) -> bool {
+    loop {
+        let (used, ends_line) = match reader.fill_buf() {
+            Ok([]) => return false,
+            Ok(buffer) => match buffer.iter().position(|&byte| byte == b'\n') {
+                Some(at) => (at + 1, true),
+                None => (buffer.len(), false),
+            },
+            Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
+            Err(_) => return false,
+        };
+        reader.consume(used);
+        if ends_line {
+            return true;
+        }
+    }
 }
 
 /// A program playing one team of a match.
@@ -81,6 +264,8 @@ pub struct Program {
     running: Option<Running>,
     /// Why the program gives no answers until the next game.
     gone: Option<String>,
+    /// Lines it wrote out of turn while not marking its answers, dropped.
+    dropped: u64,
 }
 
 /// The line `sh -c` runs: a simple command replaces the shell (`exec`),
@@ -109,12 +294,17 @@ impl Program {
             team: Team::A,
             running: None,
             gone: None,
+            dropped: 0,
         }
     }
 
     fn start(&mut self) {
         self.stop();
         self.gone = None;
+        // Held from before the program starts until its group is listed:
+        // a signal that comes in between waits for the list, and then
+        // stops this program too instead of missing it.
+        let mut groups = RUNNING_GROUPS.lock();
         // A process group of its own, so that the program is stopped with
         // whatever it started.
         let spawned = Command::new("sh")
@@ -137,9 +327,10 @@ impl Program {
             return;
         };
         let group = libc::pid_t::try_from(child.id()).unwrap_or(0);
-        if let Ok(mut groups) = RUNNING_GROUPS.lock() {
+        if let Ok(groups) = &mut groups {
             groups.push(group);
         }
+        drop(groups);
         let (input, texts) = mpsc::channel::<String>();
         std::thread::spawn(move || {
             let mut stdin = stdin;
@@ -154,38 +345,15 @@ impl Program {
                 }
             }
         });
-        let (sender, output) = mpsc::sync_channel(OUTPUT_LINES);
-        std::thread::spawn(move || {
-            let mut reader = BufReader::new(stdout);
-            loop {
-                let mut line = Vec::new();
-                match (&mut reader)
-                    .take(MAX_ANSWER_BYTES)
-                    .read_until(b'\n', &mut line)
-                {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) => {
-                        if line.last() != Some(&b'\n') {
-                            // Too long: skip to the end of the line.
-                            let mut rest = Vec::new();
-                            if reader.read_until(b'\n', &mut rest).unwrap_or(0) == 0 {
-                                break;
-                            }
-                        }
-                        let text = String::from_utf8_lossy(&line).trim_end().to_string();
-                        if sender.send(Output::Line(text)).is_err() {
-                            return;
-                        }
-                    }
-                }
-            }
-            let _ = sender.send(Output::End);
-        });
+        let (outputs, output) = mpsc::sync_channel(OUTPUT_LINES);
+        std::thread::spawn(move || read_output(stdout, outputs));
         self.running = Some(Running {
             child,
             group,
             input: Some(input),
             output,
+            asked: 0,
+            marks: 0,
         });
     }
 
@@ -209,15 +377,9 @@ impl Program {
         self.gone = Some(why);
     }
 
-    fn send(&mut self, text: &str) {
-        if let Some(input) = self
-            .running
-            .as_ref()
-            .and_then(|running| running.input.as_ref())
-        {
-            // A program whose writing thread ended stopped reading: its
-            // next answer finds out why.
-            let _ = input.send(text.to_string());
+    fn send(&self, text: &str) {
+        if let Some(running) = &self.running {
+            running.send(text);
         }
     }
 
@@ -242,6 +404,10 @@ impl Program {
 impl Player for Program {
     fn label(&self) -> String {
         self.command.clone()
+    }
+
+    fn dropped_lines(&self) -> u64 {
+        self.dropped
     }
 
     fn tell(&mut self, message: &Message<'_>) {
@@ -278,37 +444,27 @@ impl Player for Program {
         if let Some(why) = &self.gone {
             return Answer::Silent(Silence::Crashed(format!("the program {why}")));
         }
-        let Some(running) = &self.running else {
+        let Some(running) = &mut self.running else {
             return Answer::Silent(Silence::Crashed("the program is not running".into()));
         };
-        // Lines written out of turn are not answers.
-        let mut closed = false;
-        for _ in 0..MAX_DROPPED {
-            match running.output.try_recv() {
-                Ok(output) => closed |= matches!(output, Output::End),
-                Err(_) => break,
-            }
-        }
-        if !closed {
-            let state = go.state;
-            self.send(&go_line(state.team_left[state.to_move], state.game_left));
-        }
-        let Some(running) = &self.running else {
-            return Answer::Silent(Silence::Crashed("the program is not running".into()));
-        };
-        let received = if closed {
-            Ok(Output::End)
-        } else {
-            running.output.recv_timeout(go.limit)
-        };
-        match received {
-            Ok(Output::Line(line)) => Answer::Line(line),
-            Ok(Output::End) | Err(RecvTimeoutError::Disconnected) => {
+        self.dropped += running.drop_unmarked_lines();
+        let state = go.state;
+        running.send(&format!(
+            "{IS_READY}\n{}",
+            go_line(state.team_left[state.to_move], state.game_left)
+        ));
+        running.asked += 1;
+        // No deadline past the end of time: wait as long as it takes.
+        let deadline = Instant::now().checked_add(go.limit);
+        match running.answer_by(deadline) {
+            Some(Output::Line(line)) => Answer::Line(line),
+            Some(Output::Unreadable(why)) => Answer::Unreadable(why),
+            Some(Output::End) => {
                 let why = self.ending();
                 self.lose(why.clone());
                 Answer::Silent(Silence::Crashed(format!("the program {why}")))
             }
-            Err(RecvTimeoutError::Timeout) => {
+            None => {
                 self.lose("was stopped after overrunning".into());
                 Answer::Silent(Silence::Overran)
             }

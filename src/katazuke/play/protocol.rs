@@ -1,7 +1,9 @@
 //! The line protocol of §15.1, as the referee writes it: each message a
 //! few lines of plain text, in the spirit of GTP and UCI. A program reads
 //! them on its standard input and answers each `go` with one line of steps
-//! (§11.2) on its standard output.
+//! (§11.2) on its standard output. Before each `go` comes `isready`, which
+//! a program may answer with `readyok` to mark where its answer begins (as
+//! UCI's engines do), so that nothing else it writes is taken for one.
 //!
 //! ```text
 //! katazuke 1
@@ -16,6 +18,7 @@
 //! game 1 first A
 //! start A b2*
 //! start B d4* d2
+//! isready
 //! go 20000 36000
 //! played A 3000 clear b1:2 a2:2
 //! …
@@ -153,6 +156,14 @@ pub fn read_answer(team: Team, line: &str, state: &GameState) -> Result<Option<V
         Err(error) => Err(format!("{} [{}]", error.message, error.code)),
     }
 }
+
+/// The line the referee writes just before each `go`, as UCI's `isready`.
+pub const IS_READY: &str = "isready";
+
+/// A program's answer to [`IS_READY`]: the line after it is its answer to
+/// the `go` that follows (`super::program` says how a program that never
+/// writes it is read).
+pub const READY_OK: &str = "readyok";
 
 /// The `go` line: the mover's clock and the game clock, ms.
 pub fn go_line(team_left: u64, game_left: u64) -> String {
