@@ -1,7 +1,8 @@
 //! Memory flat in the number of turns: `check`, `check --json`, `events`,
 //! `fmt`, `ascii` and `replay` stream a log's turns through the referee
 //! into their output instead of keeping its events and diagnostics, so a
-//! log of a hundred times as many turns costs no more than its own bytes.
+//! log of a hundred times as many turns costs no more than its own bytes;
+//! so does `replay --from-events`, checking an event log a turn at a time.
 //! (A 64 MiB log of 11 million turns once took 4.1 GB to check; the
 //! figures are in BENCHMARKS.md.)
 
@@ -88,4 +89,52 @@ fn long_logs_take_no_more_memory_than_their_bytes() {
             "{command:?}: {small_kib} KiB for 2,000 turns, {large_kib} KiB for 300,000"
         );
     }
+}
+
+#[test]
+fn long_event_logs_replay_in_no_more_memory_than_their_bytes() {
+    let folder = tempfile::tempdir().expect("a folder");
+    let gif = folder.path().join("end.gif");
+    let gif = gif.to_str().expect("UTF-8");
+    // Replays the last turns of an event log that `katazuke events` wrote
+    // for a match of `turns` passes a game: its peak and the log's bytes.
+    let replay_events = |turns: usize| {
+        let log = folder.path().join(format!("{turns}.ktz"));
+        std::fs::write(&log, zero_duration_match(turns)).expect("written");
+        let events = folder.path().join(format!("{turns}.jsonl"));
+        let written = Command::new(env!("CARGO_BIN_EXE_katazuke"))
+            .arg("events")
+            .arg(&log)
+            .stdin(Stdio::null())
+            .stdout(std::fs::File::create(&events).expect("created"))
+            .stderr(Stdio::null())
+            .status()
+            .expect("katazuke starts");
+        assert!(written.success(), "events of {turns} turns a game");
+        let from_turn = turns.to_string();
+        let events_path = events.to_str().expect("UTF-8");
+        let (status, kib) = peak_kib(&[
+            "replay",
+            "--from-events",
+            events_path,
+            "--game",
+            "2",
+            "--from-turn",
+            &from_turn,
+            "-o",
+            gif,
+        ]);
+        assert_eq!(status, 0, "replay of {turns} turns a game");
+        let bytes = std::fs::metadata(&events).expect("written").len();
+        (kib, bytes)
+    };
+    let (small_kib, _) = replay_events(1_000);
+    // 200,000 turns make 63 MB of events, under the 64 MiB an input may
+    // have; kept as records they came to as much again.
+    let (large_kib, large_bytes) = replay_events(100_000);
+    let allowed_kib = i64::try_from(large_bytes / 1024).expect("small") + 16 * 1024;
+    assert!(
+        large_kib - small_kib < allowed_kib,
+        "{small_kib} KiB for 2,000 turns, {large_kib} KiB for 200,000"
+    );
 }

@@ -4,12 +4,10 @@ use std::path::Path;
 use std::sync::mpsc;
 
 use shubbles::cli::{check_extension, say, write_output, Ending};
-use shubbles::katazuke::draw::animation::{
-    write_replay, write_replay_streamed, CanvasFit, ReplayOptions,
-};
+use shubbles::katazuke::draw::animation::{write_replay_streamed, CanvasFit, ReplayOptions};
 use shubbles::katazuke::draw::renderer::DrawOptions;
-use shubbles::katazuke::engine::annotate::{annotate, Annotator};
-use shubbles::katazuke::formats::event_log::read_events;
+use shubbles::katazuke::engine::annotate::Annotator;
+use shubbles::katazuke::formats::event_log::read_events_into;
 use shubbles::katazuke::log::reader::{read_into, Diagnostic, Handlers};
 use shubbles::katazuke::model::event::Record;
 use shubbles::katazuke::play::player::LEVEL_NODES;
@@ -51,16 +49,26 @@ pub fn replay(args: &ReplayArgs) -> Ending {
             Ok(source) => source,
             Err(ending) => return ending,
         };
-        let mut records = match read_events(&source.bytes) {
-            Ok(records) => records,
-            Err(error) => return Ending::Invalid(format!("{}: {error}", source.label)),
-        };
-        if args.annotate {
-            let nodes = LEVEL_NODES[usize::from(args.annotate_level) - 1];
-            annotate(&mut records, nodes, args.comments);
+        // A first reading checks the log (one that is refused draws no GIF)
+        // and sizes the canvas; the second draws as it reads.
+        let mut canvas = CanvasFit::default();
+        if let Err(error) = read_events_into(&source.bytes, |record| canvas.take(&record)) {
+            return Ending::Invalid(format!("{}: {error}", source.label));
         }
+        let renderer = canvas.renderer(options.draw);
+        let mut annotator = annotator();
         return ending_of_writing(write_output(&args.output, "GIF", TEMPORARY_PREFIX, |out| {
-            write_replay(&records, &options, out)?;
+            std::thread::scope(|scope| {
+                let (sender, receiver) = mpsc::sync_channel(BATCHES_IN_FLIGHT);
+                scope.spawn(move || events_in_batches(&source, sender));
+                let records = receiver.into_iter().flatten().map(|mut record| {
+                    if let Some(annotator) = &mut annotator {
+                        annotator.annotate(&mut record);
+                    }
+                    record
+                });
+                write_replay_streamed(records, &renderer, &options, out)
+            })?;
             Ok(())
         }));
     }
@@ -123,6 +131,29 @@ fn referee_in_batches(
             diagnostics: |_: &Diagnostic| {},
         },
     );
+    if taken && !batch.is_empty() {
+        // The drawing may have stopped: then there is nobody to tell.
+        let _ = sender.send(batch);
+    }
+}
+
+/// Reads the event log `source` again (the first reading checked it) and
+/// sends its records on in batches, until the drawing stops taking them.
+fn events_in_batches(source: &Source, sender: mpsc::SyncSender<Vec<Record>>) {
+    let mut batch = Vec::with_capacity(BATCH);
+    let mut taken = true;
+    // The same bytes were believed by the first reading: this one finds
+    // nothing wrong either.
+    let _ = read_events_into(&source.bytes, |record| {
+        if !taken {
+            return;
+        }
+        batch.push(record);
+        if batch.len() == BATCH {
+            let full = std::mem::replace(&mut batch, Vec::with_capacity(BATCH));
+            taken = sender.send(full).is_ok();
+        }
+    });
     if taken && !batch.is_empty() {
         // The drawing may have stopped: then there is nobody to tell.
         let _ = sender.send(batch);

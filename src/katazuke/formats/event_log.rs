@@ -4,6 +4,7 @@
 //! from the events, played again by the referee, and every record compared
 //! with the one the log has.
 
+use std::collections::VecDeque;
 use std::fmt;
 
 use crate::katazuke::model::event::{Event, Record};
@@ -31,79 +32,168 @@ impl fmt::Display for EventLogError {
 
 impl std::error::Error for EventLogError {}
 
-/// Reads an event log written by `katazuke events` and checks that it is
-/// the log of its match (see the module's documentation).
+/// Reads an event log written by `katazuke events`, checks that it is the
+/// log of its match (see the module's documentation) and returns its
+/// records.
 pub fn read_events(text: &[u8]) -> Result<Vec<Record>, EventLogError> {
     let mut records = Vec::new();
-    for line in BoundedLines::new(text) {
-        let (number, line) = line.map_err(|error| EventLogError {
-            line: error.line,
-            message: error.problem.to_string(),
-        })?;
-        if line.trim().is_empty() {
-            continue;
-        }
-        let record = Record::from_json(&line).map_err(|error| EventLogError {
-            line: number,
-            message: error.to_string(),
-        })?;
-        records.push((number, record));
-    }
-    verify(&records)?;
-    Ok(records.into_iter().map(|(_, record)| record).collect())
+    read_events_into(text, |record| records.push(record))?;
+    Ok(records)
 }
 
-/// Plays the log's turns again and compares every record.
-fn verify(records: &[(usize, Record)]) -> Result<(), EventLogError> {
-    let end_line = records.last().map_or(1, |(line, _)| line + 1);
-    let mut at = 0;
-    let mut expected: Vec<Record> = Vec::new();
-    let mut results: Vec<GameResult> = Vec::new();
-    // Compares what the referee made with the log's next records.
-    let compare = |expected: &mut Vec<Record>, at: &mut usize| -> Result<(), EventLogError> {
+/// [`read_events`] a record at a time: each record is handed to `sink` as
+/// soon as it is checked, and only the records of the turn being checked
+/// are held, so memory stays flat however long the match. `sink` has had
+/// the records before the problem of a log that is refused: a caller that
+/// must not act on such a log reads it once to check it first.
+pub fn read_events_into(text: &[u8], sink: impl FnMut(Record)) -> Result<(), EventLogError> {
+    let mut log = LogRecords {
+        lines: BoundedLines::new(text),
+        ahead: VecDeque::new(),
+        last_line: None,
+        unreadable: None,
+        sink,
+    };
+    let checked = verify(&mut log);
+    // A line that is not a record is told before a record that is wrong,
+    // wherever each is, as when the whole log was parsed before any of it
+    // was checked.
+    checked.map_err(|wrong| log.first_unreadable().unwrap_or(wrong))
+}
+
+/// The records of an event log, parsed a line at a time as the check
+/// reaches them.
+struct LogRecords<'a, Sink> {
+    lines: BoundedLines<&'a [u8]>,
+    /// Records parsed but not yet checked, with their lines: at most the
+    /// records of the turn being checked.
+    ahead: VecDeque<(usize, Record)>,
+    /// The line of the last record parsed.
+    last_line: Option<usize>,
+    /// The first line found not to be a record.
+    unreadable: Option<EventLogError>,
+    /// Where the records go once checked.
+    sink: Sink,
+}
+
+impl<Sink: FnMut(Record)> LogRecords<'_, Sink> {
+    /// The record `index` places after the last one checked, or `None`
+    /// when the log ends before it.
+    fn peek(&mut self, index: usize) -> Result<Option<&(usize, Record)>, EventLogError> {
+        while self.ahead.len() <= index {
+            match self.parse_next()? {
+                Some(record) => self.ahead.push_back(record),
+                None => return Ok(None),
+            }
+        }
+        Ok(self.ahead.get(index))
+    }
+
+    /// The next record, to be checked.
+    fn next(&mut self) -> Result<Option<(usize, Record)>, EventLogError> {
+        match self.ahead.pop_front() {
+            Some(record) => Ok(Some(record)),
+            None => self.parse_next(),
+        }
+    }
+
+    /// Hands a checked record on.
+    fn hand_on(&mut self, record: Record) {
+        (self.sink)(record);
+    }
+
+    /// Where the log is missing what it stops short of: the line after its
+    /// last record.
+    fn end_line(&self) -> usize {
+        self.last_line.map_or(1, |line| line + 1)
+    }
+
+    /// Parses the lines up to the next record.
+    fn parse_next(&mut self) -> Result<Option<(usize, Record)>, EventLogError> {
+        let parsed = self.parse_line();
+        if let Err(error) = &parsed {
+            self.unreadable.get_or_insert_with(|| error.clone());
+        }
+        parsed
+    }
+
+    fn parse_line(&mut self) -> Result<Option<(usize, Record)>, EventLogError> {
+        for line in self.lines.by_ref() {
+            let (number, line) = line.map_err(|error| EventLogError {
+                line: error.line,
+                message: error.problem.to_string(),
+            })?;
+            if line.trim().is_empty() {
+                continue;
+            }
+            let record = Record::from_json(&line).map_err(|error| EventLogError {
+                line: number,
+                message: error.to_string(),
+            })?;
+            self.last_line = Some(number);
+            return Ok(Some((number, record)));
+        }
+        Ok(None)
+    }
+
+    /// The first line that is not a record, parsing the lines not yet
+    /// parsed to find it.
+    fn first_unreadable(mut self) -> Option<EventLogError> {
+        while self.unreadable.is_none() && matches!(self.parse_next(), Ok(Some(_))) {}
+        self.unreadable
+    }
+
+    /// Compares what the referee made with the log's next records, and
+    /// hands these on.
+    fn compare(&mut self, expected: &mut Vec<Record>) -> Result<(), EventLogError> {
         for made in expected.drain(..) {
-            match records.get(*at) {
-                Some((_, given)) if *given == made => *at += 1,
+            match self.next()? {
+                Some((_, given)) if given == made => self.hand_on(given),
                 Some((line, _)) => {
                     return Err(EventLogError {
-                        line: *line,
+                        line,
                         message: format!("expected {}", made.to_json()),
                     })
                 }
                 None => {
                     return Err(EventLogError {
-                        line: end_line,
+                        line: self.end_line(),
                         message: format!("the log stops short: expected {}", made.to_json()),
                     })
                 }
             }
         }
         Ok(())
-    };
+    }
+}
+
+/// Plays the log's turns again and compares every record.
+fn verify(log: &mut LogRecords<'_, impl FnMut(Record)>) -> Result<(), EventLogError> {
+    let mut expected: Vec<Record> = Vec::new();
+    let mut results: Vec<GameResult> = Vec::new();
     let unexpected = |line: usize, what: &str| EventLogError {
         line,
         message: format!("unexpected event here: {what}"),
     };
-    if !matches!(
-        records.first(),
+    match log.next()? {
         Some((
             _,
-            Record {
+            record @ Record {
                 event: Event::MatchStart(_),
                 ..
-            }
-        ))
-    ) {
-        return Err(EventLogError {
-            line: records.first().map_or(1, |(line, _)| *line),
-            message: "an event log begins with match_start".into(),
-        });
-    }
-    at += 1;
-    for game in 1..=2u8 {
-        let Some((line, record)) = records.get(at) else {
+            },
+        )) => log.hand_on(record),
+        other => {
             return Err(EventLogError {
-                line: end_line,
+                line: other.map_or(1, |(line, _)| line),
+                message: "an event log begins with match_start".into(),
+            })
+        }
+    }
+    for game in 1..=2u8 {
+        let Some((line, record)) = log.peek(0)? else {
+            return Err(EventLogError {
+                line: log.end_line(),
                 message: format!("the log stops short: expected game {game}'s game_start"),
             });
         };
@@ -123,18 +213,19 @@ fn verify(records: &[(usize, Record)]) -> Result<(), EventLogError> {
             line: *line,
             message: format!("game {game} cannot start so: {violation}"),
         })?;
-        compare(&mut expected, &mut at)?;
+        log.compare(&mut expected)?;
         while referee.state().ended.is_none() {
-            let Some((line, record)) = records.get(at) else {
+            let Some((line, record)) = log.peek(0)? else {
                 return Err(EventLogError {
-                    line: end_line,
+                    line: log.end_line(),
                     message: format!("the log stops short: game {game} has not ended"),
                 });
             };
             let Event::TurnStart { team, .. } = record.event else {
                 return Err(unexpected(*line, record.event.name()));
             };
-            let (turn, comment, illegal) = turn_of(records, at, team)?;
+            let line = *line;
+            let (turn, comment, illegal) = turn_of(log, team)?;
             let mut emit = |state: &GameState, event| expected.push(record_of(game, state, event));
             let refused = match &illegal {
                 Some((code, message, duration)) => referee
@@ -153,19 +244,19 @@ fn verify(records: &[(usize, Record)]) -> Result<(), EventLogError> {
             };
             if let Some(violation) = refused {
                 return Err(EventLogError {
-                    line: *line,
+                    line,
                     message: format!("this turn breaks a rule: {violation}"),
                 });
             }
-            compare(&mut expected, &mut at)?;
+            log.compare(&mut expected)?;
         }
         if let Some(result) = referee_result(referee.state()) {
             results.push(result);
         }
     }
-    let Some((line, record)) = records.get(at) else {
+    let Some((line, record)) = log.peek(0)? else {
         return Err(EventLogError {
-            line: end_line,
+            line: log.end_line(),
             message: "the log stops short: expected match_end".into(),
         });
     };
@@ -178,8 +269,8 @@ fn verify(records: &[(usize, Record)]) -> Result<(), EventLogError> {
         t: 0,
         event: MatchResult::decide(&results, janken).event(),
     });
-    compare(&mut expected, &mut at)?;
-    if let Some((line, record)) = records.get(at) {
+    log.compare(&mut expected)?;
+    if let Some((line, record)) = log.peek(0)? {
         return Err(unexpected(*line, record.event.name()));
     }
     Ok(())
@@ -214,17 +305,18 @@ fn referee_result(state: &GameState) -> Option<GameResult> {
 /// An illegal turn's rule, message and duration.
 type Illegal = (crate::katazuke::model::code::Code, String, u64);
 
-/// The turn whose `turn_start` is record `at`, as the log tells it: its
-/// steps from its action events, its duration from what was charged.
+/// The turn whose `turn_start` is the log's next record, as the log tells
+/// it: its steps from its action events, its duration from what was
+/// charged.
 fn turn_of(
-    records: &[(usize, Record)],
-    at: usize,
+    log: &mut LogRecords<'_, impl FnMut(Record)>,
     team: Team,
 ) -> Result<(Turn, Option<String>, Option<Illegal>), EventLogError> {
     let mut steps = Vec::new();
     let mut timeout = None;
     let mut illegal = None;
-    for (line, record) in &records[at + 1..] {
+    let mut index = 1;
+    while let Some((line, record)) = log.peek(index)? {
         match &record.event {
             Event::Clear { items, .. } => steps.push(Step::Clear(items.clone())),
             Event::Place { items, .. } => steps.push(Step::Place(items.clone())),
@@ -260,9 +352,10 @@ fn turn_of(
                 })
             }
         }
+        index += 1;
     }
     Err(EventLogError {
-        line: records.last().map_or(1, |(line, _)| line + 1),
+        line: log.end_line(),
         message: "the log stops short: a turn has no turn_end".into(),
     })
 }
