@@ -5,7 +5,7 @@ use std::sync::mpsc;
 
 use shubbles::cli::{check_extension, say, write_output, Ending};
 use shubbles::katazuke::draw::animation::{write_replay_streamed, CanvasFit, ReplayOptions};
-use shubbles::katazuke::draw::renderer::DrawOptions;
+use shubbles::katazuke::draw::renderer::{DrawOptions, Renderer};
 use shubbles::katazuke::engine::annotate::Annotator;
 use shubbles::katazuke::formats::event_log::read_events_into;
 use shubbles::katazuke::log::reader::{read_into, Diagnostic, Handlers};
@@ -14,7 +14,7 @@ use shubbles::katazuke::play::player::LEVEL_NODES;
 use shubbles::katazuke::TEMPORARY_PREFIX;
 
 use crate::args::ReplayArgs;
-use crate::input::{ending_of, read_source, referee, Source};
+use crate::input::{ending_of, read_source, referee};
 
 /// Records handed from the referee's thread to the drawing at a time, and
 /// batches on their way at most: enough to keep both threads busy, few
@@ -56,21 +56,11 @@ pub fn replay(args: &ReplayArgs) -> Ending {
             return Ending::Invalid(format!("{}: {error}", source.label));
         }
         let renderer = canvas.renderer(options.draw);
-        let mut annotator = annotator();
-        return ending_of_writing(write_output(&args.output, "GIF", TEMPORARY_PREFIX, |out| {
-            std::thread::scope(|scope| {
-                let (sender, receiver) = mpsc::sync_channel(BATCHES_IN_FLIGHT);
-                scope.spawn(move || events_in_batches(&source, sender));
-                let records = receiver.into_iter().flatten().map(|mut record| {
-                    if let Some(annotator) = &mut annotator {
-                        annotator.annotate(&mut record);
-                    }
-                    record
-                });
-                write_replay_streamed(records, &renderer, &options, out)
-            })?;
-            Ok(())
-        }));
+        return draw(args, &renderer, &options, annotator(), |batches| {
+            // The same bytes were believed by the first reading: this one
+            // finds nothing wrong either.
+            let _ = read_events_into(&source.bytes, |record| batches.send(record));
+        });
     }
     let path = args.file.as_deref().unwrap_or(Path::new("-"));
     let source = match read_source(path) {
@@ -87,82 +77,81 @@ pub fn replay(args: &ReplayArgs) -> Ending {
         return ending_of(&tally);
     }
     let renderer = canvas.renderer(options.draw);
-    let mut annotator = annotator();
-    ending_of_writing(write_output(&args.output, "GIF", TEMPORARY_PREFIX, |out| {
+    draw(args, &renderer, &options, annotator(), |batches| {
+        // Its problems were told by the first reading.
+        read_into(
+            &source.bytes,
+            policy,
+            &mut Handlers {
+                records: |record: &Record| batches.send(record.clone()),
+                diagnostics: |_: &Diagnostic| {},
+            },
+        );
+    })
+}
+
+/// Writes the replay GIF of the records `read` hands to its [`Batches`],
+/// drawn as they come: `read` runs on a thread of its own, and the match
+/// is never held in memory.
+fn draw(
+    args: &ReplayArgs,
+    renderer: &Renderer,
+    options: &ReplayOptions,
+    mut annotator: Option<Annotator>,
+    read: impl FnOnce(&mut Batches) + Send,
+) -> Ending {
+    let written = write_output(&args.output, "GIF", TEMPORARY_PREFIX, |out| {
         std::thread::scope(|scope| {
             let (sender, receiver) = mpsc::sync_channel(BATCHES_IN_FLIGHT);
-            scope.spawn(move || referee_in_batches(&source, policy, sender));
+            scope.spawn(move || {
+                let mut batches = Batches {
+                    sender,
+                    batch: Vec::with_capacity(BATCH),
+                    taken: true,
+                };
+                read(&mut batches);
+                batches.finish();
+            });
             let records = receiver.into_iter().flatten().map(|mut record| {
                 if let Some(annotator) = &mut annotator {
                     annotator.annotate(&mut record);
                 }
                 record
             });
-            write_replay_streamed(records, &renderer, &options, out)
+            write_replay_streamed(records, renderer, options, out)
         })?;
         Ok(())
-    }))
-}
-
-/// Referees `source` again (its problems were told by the first reading)
-/// and sends its records on in batches, until the drawing stops taking
-/// them.
-fn referee_in_batches(
-    source: &Source,
-    policy: shubbles::katazuke::rules::game::Policy,
-    sender: mpsc::SyncSender<Vec<Record>>,
-) {
-    let mut batch = Vec::with_capacity(BATCH);
-    let mut taken = true;
-    read_into(
-        &source.bytes,
-        policy,
-        &mut Handlers {
-            records: |record: &Record| {
-                if !taken {
-                    return;
-                }
-                batch.push(record.clone());
-                if batch.len() == BATCH {
-                    let full = std::mem::replace(&mut batch, Vec::with_capacity(BATCH));
-                    taken = sender.send(full).is_ok();
-                }
-            },
-            diagnostics: |_: &Diagnostic| {},
-        },
-    );
-    if taken && !batch.is_empty() {
-        // The drawing may have stopped: then there is nobody to tell.
-        let _ = sender.send(batch);
-    }
-}
-
-/// Reads the event log `source` again (the first reading checked it) and
-/// sends its records on in batches, until the drawing stops taking them.
-fn events_in_batches(source: &Source, sender: mpsc::SyncSender<Vec<Record>>) {
-    let mut batch = Vec::with_capacity(BATCH);
-    let mut taken = true;
-    // The same bytes were believed by the first reading: this one finds
-    // nothing wrong either.
-    let _ = read_events_into(&source.bytes, |record| {
-        if !taken {
-            return;
-        }
-        batch.push(record);
-        if batch.len() == BATCH {
-            let full = std::mem::replace(&mut batch, Vec::with_capacity(BATCH));
-            taken = sender.send(full).is_ok();
-        }
     });
-    if taken && !batch.is_empty() {
-        // The drawing may have stopped: then there is nobody to tell.
-        let _ = sender.send(batch);
-    }
-}
-
-fn ending_of_writing(written: Result<((), Option<u64>), Ending>) -> Ending {
     match written {
         Ok(_) => Ending::Success,
         Err(ending) => ending,
+    }
+}
+
+/// Records sent on to the drawing a batch at a time, until it stops
+/// taking them (it failed, or was done).
+struct Batches {
+    sender: mpsc::SyncSender<Vec<Record>>,
+    batch: Vec<Record>,
+    taken: bool,
+}
+
+impl Batches {
+    fn send(&mut self, record: Record) {
+        if !self.taken {
+            return;
+        }
+        self.batch.push(record);
+        if self.batch.len() == BATCH {
+            let full = std::mem::replace(&mut self.batch, Vec::with_capacity(BATCH));
+            self.taken = self.sender.send(full).is_ok();
+        }
+    }
+
+    fn finish(self) {
+        if self.taken && !self.batch.is_empty() {
+            // The drawing may have stopped: then there is nobody to tell.
+            let _ = self.sender.send(self.batch);
+        }
     }
 }
