@@ -24,7 +24,7 @@ MATCH is a .ktz match log (KATAZUKE.md §11), or - for standard input.
 Exit status: 0 valid, 2 a malformed log or bad usage, 3 a rule broken,
 1 any other error (for example an output file that cannot be written;
 play and tournament check theirs before they start, and refuse them with 2).
-Rules, log format and decisions: KATAZUKE.md (shared/spec/KATAZUKE.md).";
+Rules, log format and decisions: docs/KATAZUKE.md in the repository.";
 
 /// Referee 片付けマス (Katazuke-masu) match logs and turn them into replay
 /// GIFs: the two-team territory game of KATAZUKE.md.

@@ -20,7 +20,7 @@ Examples:
 
 Exit status: 0 success, 3 the run failed (`!`), 2 invalid input or usage,
 1 any other error (for example an unwritable output file).
-Rules and output formats: BOX.md (shared/spec/BOX.md).";
+Rules and output formats: docs/BOX.md in the repository.";
 
 /// Simulate the shubbles-and-smoles puzzle box and render every step of a
 /// run as an animated GIF, one frame per second.
