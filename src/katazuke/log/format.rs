@@ -35,7 +35,7 @@ pub enum FormatError {
     Write(io::Error),
 }
 
-/// [`format`] written to `out` a line at a time, so that a log of
+/// [`format()`] written to `out` a line at a time, so that a log of
 /// millions of turns is rewritten without holding its rewrite. Nothing is
 /// written for a malformed log: it is refereed to its end first.
 pub fn format_into(text: &[u8], out: &mut impl Write) -> Result<(), FormatError> {
