@@ -310,7 +310,7 @@ pub struct PlayingArgs {
 
 #[derive(Args, Debug)]
 pub struct PlayArgs {
-    /// Team A's player: a command line, builtin[:LEVEL], builtin:greedy,
+    /// Team A's player: a command line, builtin or builtin:LEVEL, builtin:greedy,
     /// builtin:random or human.
     #[arg(long = "A", value_name = "PLAYER")]
     pub a: String,
@@ -354,7 +354,7 @@ pub struct SuggestArgs {
 
 #[derive(Args, Debug)]
 pub struct TournamentArgs {
-    /// The players (at least two): command lines, builtin[:LEVEL],
+    /// The players (at least two): command lines, builtin or builtin:LEVEL,
     /// builtin:greedy, builtin:random.
     #[arg(value_name = "PLAYER", num_args = 2.., required = true)]
     pub players: Vec<String>,
