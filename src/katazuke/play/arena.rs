@@ -17,7 +17,8 @@ use crate::katazuke::model::params::Params;
 use crate::katazuke::model::state::GameState;
 use crate::katazuke::model::team::{PerTeam, Team};
 use crate::katazuke::model::turn::{Play, Step, Turn};
-use crate::katazuke::rules::game::{check_steps, GameReferee, Policy, Violation};
+use crate::katazuke::rules::game::{GameReferee, Policy};
+use crate::katazuke::rules::legality::{check_steps, Violation};
 
 /// What becomes of a player that answers garbage, an illegal turn, or
 /// cannot answer at all (§15.1 `--illegal`).

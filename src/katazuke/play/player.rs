@@ -12,7 +12,7 @@ use crate::katazuke::engine::position::Position;
 use crate::katazuke::engine::search::{Found, Limits, Searcher};
 use crate::katazuke::model::state::GameState;
 use crate::katazuke::model::turn::Step;
-use crate::katazuke::rules::game::check_steps;
+use crate::katazuke::rules::legality::check_steps;
 use crate::text_input::{BadLine, BoundedLines, LineError};
 
 /// Whose time a turn takes (§15.1).

@@ -13,7 +13,8 @@ use crate::katazuke::model::event::{Event, GameStart, MatchStart, Record};
 use crate::katazuke::model::field::{Cell, Field, FieldError};
 use crate::katazuke::model::params::Params;
 use crate::katazuke::model::team::{PerTeam, Role, Team};
-use crate::katazuke::rules::game::{GameReferee, Policy, Violation};
+use crate::katazuke::rules::game::{GameReferee, Policy};
+use crate::katazuke::rules::legality::Violation;
 use crate::katazuke::rules::outcome::GameResult;
 use crate::text_input::{BYTE_ORDER_MARK, MAX_LINE_BYTES};
 

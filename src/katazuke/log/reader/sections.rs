@@ -16,7 +16,8 @@ use crate::katazuke::model::params::{Params, DEFAULT_GAME_TIME, DEFAULT_TEAM_TIM
 use crate::katazuke::model::state::GameState;
 use crate::katazuke::model::team::{PerTeam, Team};
 use crate::katazuke::model::turn::Turn;
-use crate::katazuke::rules::game::{GameReferee, Violation};
+use crate::katazuke::rules::game::GameReferee;
+use crate::katazuke::rules::legality::Violation;
 use crate::katazuke::rules::outcome::{GameResult, MatchResult};
 
 impl<S: Sink + ?Sized> Reader<'_, S> {
