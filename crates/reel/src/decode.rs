@@ -4,7 +4,7 @@
 
 use gif::{DisposalMethod, Repeat};
 
-use crate::writer::Rectangle;
+use crate::gif_writer::Rectangle;
 
 /// A whole GIF, decoded.
 #[derive(Clone, Debug, PartialEq, Eq)]

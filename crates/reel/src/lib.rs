@@ -19,18 +19,20 @@
 mod decode;
 mod error;
 mod file;
+mod gif_writer;
 mod lzw;
 mod palette;
 mod png;
+mod reel;
 pub mod shapes;
 pub mod text;
-mod writer;
 
 pub use decode::{decode_gif, DecodedFrame, DecodedGif};
 pub use error::EncodeError;
 pub use file::{abandon_unfinished_files, check_writable, write_atomically, AtomicFile, Prepared};
 pub use gif::{DisposalMethod, Repeat};
+pub use gif_writer::{GifWriter, Loops, Playback, Rectangle, ReelSummary};
 pub use palette::{blend, Palette, PaletteError, BLEND_STEPS, MAX_COLOURS};
 pub use png::write_png;
+pub use reel::{write_reel, Painter, Shot};
 pub use tiny_skia;
-pub use writer::{write_reel, GifWriter, Loops, Painter, Playback, Rectangle, ReelSummary, Shot};
