@@ -8,7 +8,8 @@ use reel::tiny_skia::Pixmap;
 use reel::{write_reel, EncodeError, Painter, Palette, Playback, Rectangle, ReelSummary, Shot};
 
 use super::options::RenderOptions;
-use super::renderer::{Motion, Renderer, Scene};
+use super::renderer::Renderer;
+use super::scene::{Motion, Scene};
 use crate::puzzle::model::state::State;
 use crate::puzzle::rules::frames::Frame;
 

@@ -21,68 +21,19 @@ use std::sync::{Mutex, OnceLock};
 
 use reel::text::{self, TextInk};
 use reel::{Palette, Rectangle};
-use tiny_skia::{FillRule, Paint, Pixmap, Point, Rect, Transform};
+use tiny_skia::{Pixmap, Point, Transform};
 
 use super::inks::{blended_palette, ink_palette, Ink, NUMBER_INK};
 use super::layout::{Layout, Square};
 use super::options::RenderOptions;
+use super::pen::{Fade, Pen, PixelRect, View};
+use super::scene::{Motion, Scene};
 use crate::puzzle::formats::caption::caption;
 use crate::puzzle::model::creature::Content;
 use crate::puzzle::model::event::{Blocked, Failure};
-use crate::puzzle::model::geometry::{
-    Cell, CellSet, Direction, Orientation, EXIT_POSITION, OPENING_CELL,
-};
+use crate::puzzle::model::geometry::{Cell, Direction, Orientation, EXIT_POSITION, OPENING_CELL};
 use crate::puzzle::model::operation::Operation;
-use crate::puzzle::model::state::State;
 use crate::puzzle::rules::frames::Frame;
-
-/// What one picture shows: a frame of BOX.md §8 at rest, or the box on its
-/// way from one frame to the next.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Scene<'a> {
-    /// What the cells hold: at rest the frame's state, in motion the state
-    /// before the step.
-    pub state: &'a State,
-    /// Marked when set (at rest only).
-    pub failure: Option<Failure>,
-    /// The frame the caption describes, and whether it says what failed.
-    pub caption: (&'a Frame, bool),
-    pub motion: Motion,
-}
-
-impl<'a> Scene<'a> {
-    /// The frame as the 1-second GIF shows it.
-    pub fn still(frame: &'a Frame) -> Scene<'a> {
-        Scene {
-            state: &frame.state,
-            failure: frame.failure,
-            caption: (frame, true),
-            motion: Motion::Rest,
-        }
-    }
-}
-
-/// How far a picture is between two frames.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) enum Motion {
-    Rest,
-    /// The box turned this far clockwise from the standard orientation.
-    Turning {
-        degrees: f32,
-    },
-    /// One falling tick, `progress` (0 to 1) of the way: the creatures in
-    /// `moved` slide towards the next cell along gravity, and one in the
-    /// exit cell slides on out and fades.
-    Falling {
-        moved: CellSet,
-        progress: f32,
-    },
-    /// The stot sliding to `to`, `progress` of the way.
-    StotSliding {
-        to: Cell,
-        progress: f32,
-    },
-}
 
 /// Draws frames at one size. Cheap to make: the pictures of the empty box
 /// it keeps are drawn the first time each is needed.
@@ -128,15 +79,6 @@ impl PartialEq for EmptyBoxes {
     fn eq(&self, _: &EmptyBoxes) -> bool {
         true
     }
-}
-
-/// Where and how the box lands on the canvas.
-#[derive(Clone, Copy, Debug)]
-struct View {
-    transform: Transform,
-    /// At an angle between quarter turns: the empty box is drawn afresh
-    /// rather than taken from the quarter-turn pictures.
-    turning: bool,
 }
 
 impl Renderer {
@@ -579,166 +521,6 @@ impl Renderer {
             at(tail, shaft),
         ];
         pen.polygon(&outline, Ink::Warning);
-    }
-}
-
-/// A rectangle of whole canvas pixels, edges exclusive on the right and
-/// bottom; empty when it has no area.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct PixelRect {
-    left: i32,
-    top: i32,
-    right: i32,
-    bottom: i32,
-}
-
-impl PixelRect {
-    const EMPTY: PixelRect = PixelRect {
-        left: 0,
-        top: 0,
-        right: 0,
-        bottom: 0,
-    };
-
-    /// Where `square` lands through `transform`, a quarter turn: its
-    /// corners are whole pixels.
-    fn of(square: Square, transform: Transform) -> PixelRect {
-        let mut corners = [
-            Point::from_xy(square.left, square.top),
-            Point::from_xy(square.left + square.size, square.top + square.size),
-        ];
-        transform.map_points(&mut corners);
-        let [a, b] = corners;
-        PixelRect {
-            left: a.x.min(b.x).floor() as i32,
-            top: a.y.min(b.y).floor() as i32,
-            right: a.x.max(b.x).ceil() as i32,
-            bottom: a.y.max(b.y).ceil() as i32,
-        }
-    }
-
-    fn is_empty(self) -> bool {
-        self.left >= self.right || self.top >= self.bottom
-    }
-
-    fn union(self, other: PixelRect) -> PixelRect {
-        match (self.is_empty(), other.is_empty()) {
-            (true, _) => other,
-            (_, true) => self,
-            _ => PixelRect {
-                left: self.left.min(other.left),
-                top: self.top.min(other.top),
-                right: self.right.max(other.right),
-                bottom: self.bottom.max(other.bottom),
-            },
-        }
-    }
-
-    fn overlaps(self, other: PixelRect) -> bool {
-        !self.is_empty()
-            && !other.is_empty()
-            && self.left < other.right
-            && other.left < self.right
-            && self.top < other.bottom
-            && other.top < self.bottom
-    }
-
-    /// Copies this part of `from` into `to`, two pixmaps of one size.
-    fn copy(self, from: &Pixmap, to: &mut Pixmap) {
-        if self.is_empty() {
-            return;
-        }
-        let row_bytes = from.width() as usize * 4;
-        let (left, right) = (
-            self.left.max(0) as usize * 4,
-            self.right.max(0) as usize * 4,
-        );
-        let right = right.min(row_bytes);
-        let bottom = (self.bottom.max(0) as usize).min(from.height() as usize);
-        for row in self.top.max(0) as usize..bottom {
-            let span = row * row_bytes + left..row * row_bytes + right;
-            to.data_mut()[span.clone()].copy_from_slice(&from.data()[span]);
-        }
-    }
-
-    fn rectangle(self) -> Rectangle {
-        if self.is_empty() {
-            return Rectangle {
-                left: 0,
-                top: 0,
-                width: 0,
-                height: 0,
-            };
-        }
-        let clamp = |n: i32| n.max(0) as usize;
-        Rectangle {
-            left: clamp(self.left),
-            top: clamp(self.top),
-            width: clamp(self.right) - clamp(self.left),
-            height: clamp(self.bottom) - clamp(self.top),
-        }
-    }
-}
-
-/// How a creature is painted.
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum Fade {
-    /// Where the frame has it: drawn like the walls and cells.
-    Still,
-    /// On its way: anti-aliased, since it sits between whole pixels.
-    Opaque,
-    /// On its way out of sight, anti-aliased.
-    Opacity(f32),
-}
-
-/// Fills shapes given in box coordinates through one view.
-struct Pen<'a> {
-    pixmap: &'a mut Pixmap,
-    view: View,
-}
-
-impl Pen<'_> {
-    fn paint(&self, ink: Ink, fade: Fade) -> Paint<'static> {
-        let mut paint = Paint::default();
-        let (opacity, moving) = match fade {
-            Fade::Still => (1.0, false),
-            Fade::Opaque => (1.0, true),
-            Fade::Opacity(opacity) => (opacity, true),
-        };
-        paint.set_color(ink.color(opacity));
-        paint.anti_alias = moving;
-        paint
-    }
-
-    fn square(&mut self, square: Square, ink: Ink) {
-        self.fill(square, ink, Fade::Still);
-    }
-
-    fn fill(&mut self, square: Square, ink: Ink, fade: Fade) {
-        let (right, bottom) = (square.left + square.size, square.top + square.size);
-        let paint = self.paint(ink, fade);
-        // Sizes come from the layout and are never negative; an empty
-        // rectangle (tiny cells) simply draws nothing.
-        if let Some(rect) = Rect::from_ltrb(square.left, square.top, right, bottom) {
-            self.pixmap
-                .fill_rect(rect, &paint, self.view.transform, None);
-        }
-    }
-
-    fn rect(&mut self, left: f32, top: f32, right: f32, bottom: f32, ink: Ink) {
-        if let Some(rect) = Rect::from_ltrb(left, top, right, bottom) {
-            let paint = self.paint(ink, Fade::Still);
-            self.pixmap
-                .fill_rect(rect, &paint, self.view.transform, None);
-        }
-    }
-
-    fn polygon(&mut self, points: &[(f32, f32)], ink: Ink) {
-        if let Some(path) = reel::shapes::polygon(points) {
-            let paint = self.paint(ink, Fade::Still);
-            self.pixmap
-                .fill_path(&path, &paint, FillRule::Winding, self.view.transform, None);
-        }
     }
 }
 

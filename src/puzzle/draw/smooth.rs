@@ -23,7 +23,8 @@ use reel::{write_reel, EncodeError, Painter, Playback, ReelSummary, Shot};
 
 use super::animation::{BoxPainter, Picture};
 use super::options::RenderOptions;
-use super::renderer::{Motion, Renderer};
+use super::renderer::Renderer;
+use super::scene::Motion;
 use crate::puzzle::model::event::Event;
 use crate::puzzle::model::state::State;
 use crate::puzzle::rules::frames::Frame;
