@@ -15,12 +15,12 @@ use shubbles::katazuke::engine::cost::CostModel;
 use shubbles::katazuke::engine::position::{Position, TERRITORY};
 use shubbles::katazuke::log::reader::{read, read_setup, Setup};
 use shubbles::katazuke::log::record::MatchRecord;
-use shubbles::katazuke::model::field::{Cell, Size};
 use shubbles::katazuke::model::team::{PerTeam, Team};
 use shubbles::katazuke::play::arena::{play_match, GameSetup, MatchSetup, OnIllegal, PlayOptions};
 use shubbles::katazuke::play::player::{Clock, ComputerPlayer};
 use shubbles::katazuke::play::random::random_start;
 use shubbles::katazuke::play::random::Seeded;
+use shubbles::katazuke::play::setup::{match_params, symmetric_start};
 use shubbles::katazuke::play::spec::PlayerSpec;
 use shubbles::katazuke::play::suite::practice_setup;
 use shubbles::katazuke::play::tournament::{Format, MatchOutcome, Tournament, TournamentError};
@@ -99,43 +99,8 @@ pub fn setups(args: &PlayingArgs, count: usize, practice: bool) -> Result<Vec<Ma
         .map_or("the default parameters".into(), |path| {
             path.display().to_string()
         });
-    let header = &setup.start.params;
-    let given: Option<[GameSetup; 2]> = match setup.games.as_slice() {
-        [] => None,
-        [one, two] => {
-            if one.params != two.params {
-                return Err(Ending::Invalid(format!(
-                    "{label}: the two games have different parameters; play takes one set for both"
-                )));
-            }
-            let game = |start: &shubbles::katazuke::model::event::GameStart| GameSetup {
-                first: start.first,
-                start: start.start.clone(),
-                current: start.current,
-            };
-            Some([game(one), game(two)])
-        }
-        _ => {
-            return Err(Ending::Invalid(format!(
-                "{label}: give both games' first: and start lines, or neither"
-            )))
-        }
-    };
-    let params = match setup.games.first() {
-        Some(game) => game.params.clone(),
-        None => {
-            let missing = |what: &str| {
-                Ending::Invalid(format!("{label}: the parameters give no {what} (§2.1)"))
-            };
-            shubbles::katazuke::model::params::Params {
-                field: header.field.clone().ok_or_else(|| missing("field"))?,
-                capacity: header.capacity.ok_or_else(|| missing("capacity"))?,
-                stock: header.stock.ok_or_else(|| missing("stock"))?,
-                team_time: header.team_time,
-                game_time: header.game_time,
-            }
-        }
-    };
+    let (params, given) =
+        match_params(&setup).map_err(|problem| Ending::Invalid(format!("{label}: {problem}")))?;
     let size = params.field.size();
     let mut random = Seeded::new(args.seed);
     let mut setups = Vec::with_capacity(count);
@@ -151,41 +116,6 @@ pub fn setups(args: &PlayingArgs, count: usize, practice: bool) -> Result<Vec<Ma
         });
     }
     Ok(setups)
-}
-
-/// The first team in the centre, the second at the two ends of the centre
-/// row (or column, on a field one or two cells wide).
-fn symmetric_start(size: Size) -> [Cell; 3] {
-    let (rows, columns) = (size.rows, size.columns);
-    let centre = Cell {
-        column: columns / 2,
-        row: rows / 2,
-    };
-    if columns >= 3 {
-        [
-            centre,
-            Cell {
-                column: 0,
-                ..centre
-            },
-            Cell {
-                column: columns - 1,
-                ..centre
-            },
-        ]
-    } else if rows >= 3 {
-        [
-            centre,
-            Cell { row: 0, ..centre },
-            Cell {
-                row: rows - 1,
-                ..centre
-            },
-        ]
-    } else {
-        // 2 × 2: three of the four corners.
-        [size.cell(0), size.cell(1), size.cell(3)]
-    }
 }
 
 pub fn play(args: &PlayArgs) -> Ending {

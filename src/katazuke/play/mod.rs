@@ -1,7 +1,7 @@
 //! Playing matches rather than checking them (§15): players (built-in
 //! ones, a person, and external programs over the line protocol), a match
-//! refereed as it is played, tournaments, seeded practice matches, and
-//! random legal matches.
+//! refereed as it is played, what a match is set up with, tournaments,
+//! seeded practice matches, and random legal matches.
 
 pub mod arena;
 pub mod elo;
@@ -9,6 +9,7 @@ pub mod player;
 pub mod program;
 pub mod protocol;
 pub mod random;
+pub mod setup;
 pub mod spec;
 pub mod suite;
 pub mod tournament;
