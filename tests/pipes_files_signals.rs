@@ -1,5 +1,5 @@
-//! Issue 12: nothing crashes, nothing is lost, nothing forged is believed.
-//! Real pipes, FIFOs, signals and `/dev/full` where the machine has them;
+//! Pipes, files and signals: nothing crashes, nothing is lost, nothing
+//! forged is believed. Real pipes, FIFOs, signals and `/dev/full`;
 //! the forged event logs are fixtures (`tests/fixtures/forged/`).
 #![cfg(unix)]
 

@@ -1,4 +1,4 @@
-//! The first five minutes of a new user (issue 13): what `shubbles` alone
+//! What a new user meets in the first five minutes: what `shubbles` alone
 //! says on a terminal, mistyped commands, the line that says what was
 //! written, file names that say another format, loop and hold, and `-`
 //! wherever a file is named.
