@@ -2,6 +2,8 @@
 //! the code makes today, byte for byte. After an intended change in the
 //! pictures: `SHUBBLES_BLESS=1 cargo test --test example_gifs`.
 
+mod common;
+
 use std::path::PathBuf;
 
 use shubbles::write_gif;
@@ -60,7 +62,7 @@ fn the_katazuke_practice_replay_in_the_readme_is_current() {
     use shubbles::katazuke::log::reader::read;
     use shubbles::katazuke::rules::game::Policy;
 
-    let log = include_str!("../examples/katazuke/practice.ktz");
+    let log = common::PRACTICE_KTZ;
     let mut records = Vec::new();
     let verdict = read(log.as_bytes(), Policy::Strict, |record| {
         records.push(record.clone())
@@ -80,7 +82,7 @@ fn the_katazuke_annotated_replay_in_the_readme_is_current() {
     use shubbles::katazuke::play::player::LEVEL_NODES;
     use shubbles::katazuke::rules::game::Policy;
 
-    let log = include_str!("../examples/katazuke/practice.ktz");
+    let log = common::PRACTICE_KTZ;
     let mut records = Vec::new();
     let verdict = read(log.as_bytes(), Policy::Strict, |record| {
         records.push(record.clone())

@@ -7,7 +7,7 @@ mod common;
 
 use common::{files_in, katazuke, katazuke_in};
 
-const PRACTICE: &str = include_str!("../examples/katazuke/practice.ktz");
+use common::PRACTICE_KTZ as PRACTICE;
 
 /// The practice log with line `number` (from 1) replaced by `line`; an
 /// empty `line` removes it.

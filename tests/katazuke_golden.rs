@@ -39,7 +39,7 @@ const GOLDEN: [(&str, Which); 5] = [
 ];
 
 fn frames() -> Vec<Frame> {
-    let log = include_str!("../examples/katazuke/practice.ktz");
+    let log = common::PRACTICE_KTZ;
     let mut records = Vec::new();
     let verdict = read(log.as_bytes(), Policy::Strict, |record| {
         records.push(record.clone())

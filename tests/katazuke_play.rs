@@ -21,10 +21,7 @@ fn fixture_player(name: &str, args: &str) -> String {
 }
 
 fn practice() -> String {
-    root()
-        .join("examples/katazuke/practice.ktz")
-        .display()
-        .to_string()
+    common::PRACTICE_KTZ_PATH.to_string()
 }
 
 fn temporary() -> tempfile::TempDir {

@@ -20,10 +20,7 @@ use shubbles::katazuke::play::random::{random_match, Seeded};
 
 const SHUBBLES: &str = env!("CARGO_BIN_EXE_shubbles");
 const KATAZUKE: &str = env!("CARGO_BIN_EXE_katazuke");
-const PRACTICE: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/examples/katazuke/practice.ktz"
-);
+use common::PRACTICE_KTZ_PATH as PRACTICE;
 const SIGHUP: i32 = 1;
 const SIGINT: i32 = 2;
 const SIGPIPE: i32 = 13;

@@ -12,6 +12,14 @@ pub const FIGURE_1A: &str = ".........@...o....ooo..xox...";
 pub const DEMO_OPS: &str = "+>|<-v+^+";
 pub const DEMO_RESULT: &str = "o........@..o....oox...xo....";
 
+/// The practice match of KATAZUKE.md §11.4 (`examples/katazuke/practice.ktz`),
+/// the log most `katazuke` tests start from, and where it is.
+pub const PRACTICE_KTZ: &str = include_str!("../../examples/katazuke/practice.ktz");
+pub const PRACTICE_KTZ_PATH: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/examples/katazuke/practice.ktz"
+);
+
 pub struct Run {
     pub code: i32,
     /// Standard output as text (lossy) and as bytes.

@@ -5,7 +5,7 @@
 
 use crate::common::katazuke;
 
-const PRACTICE: &str = include_str!("../../examples/katazuke/practice.ktz");
+use crate::common::PRACTICE_KTZ as PRACTICE;
 
 /// The practice log with the first `from` replaced by `to` (which must be
 /// there: a test of a substitution that did nothing proves nothing).

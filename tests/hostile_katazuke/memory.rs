@@ -12,7 +12,7 @@ use std::process::{Command, Stdio};
 /// W-ZERO-DURATION warning, so diagnostics grow with the log too) before
 /// both teams time out.
 fn zero_duration_match(turns: usize) -> String {
-    let practice = include_str!("../../examples/katazuke/practice.ktz");
+    let practice = crate::common::PRACTICE_KTZ;
     let header = &practice[..practice.find("game 1").expect("a game 1")];
     let game = |number: usize, first: &str, second: &str| {
         let mut text =

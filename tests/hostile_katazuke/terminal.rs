@@ -5,7 +5,7 @@
 
 use crate::common::{katazuke, katazuke_in};
 
-const PRACTICE: &str = include_str!("../../examples/katazuke/practice.ktz");
+use crate::common::PRACTICE_KTZ as PRACTICE;
 
 /// Colour, screen clearing, a window title (OSC 0), a hyperlink (OSC 8),
 /// the bell, a carriage return and a right-to-left override.
