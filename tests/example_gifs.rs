@@ -102,7 +102,7 @@ fn the_katazuke_annotated_replay_in_the_readme_is_current() {
     check_bytes("katazuke/annotated.gif", &made);
 }
 
-/// The record of the README's first `katazuke play` command: the computer
+/// The record of the katazuke manual's first `play` command: the computer
 /// player against the greedy one under the virtual clock, the same on
 /// every machine.
 #[test]

@@ -138,7 +138,7 @@ Examples:
 Players: a program's command line (run by sh), builtin (the computer
 player, level 3), builtin:1 to builtin:6, builtin:greedy, builtin:random,
 or human. A program reads the protocol on standard input and answers each
-`go` with one line of steps (README, 'Playing programs'). Under
+`go` with one line of steps (docs/manual-katazuke.md, 'Playing programs'). Under
 --clock wall a turn lasts from `go` to the answer and a program that
 overruns its clock is stopped (timeout); under --clock virtual a turn lasts
 what its steps cost (§15.1) and a program may think --think-ms. A program
