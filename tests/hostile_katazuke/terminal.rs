@@ -26,9 +26,9 @@ fn hostile_log() -> String {
 /// True when `text` has nothing a terminal would act on: no control
 /// character but the line break and the tab, no direction override.
 fn shows_only_itself(text: &str) -> bool {
-    !text.chars().any(|c| {
-        (c.is_control() && c != '\n' && c != '\t') || ('\u{202a}'..='\u{202e}').contains(&c)
-    })
+    !text
+        .chars()
+        .any(|c| (c.is_control() && c != '\n') || ('\u{202a}'..='\u{202e}').contains(&c))
 }
 
 #[test]
@@ -66,6 +66,20 @@ fn reports_and_messages_show_control_characters_as_question_marks() {
             run.stderr
         );
     }
+    // Characters that show as nothing, or move what follows: a tab, an
+    // Arabic letter mark, a line separator, a zero-width space, a tag.
+    let invisible = PRACTICE.replacen(
+        "A: Numazu",
+        "A: Nu\tma\u{61C}zu\u{2028}x\u{200B}y\u{E0001}",
+        1,
+    );
+    let run = katazuke(&["check", "-"], &invisible);
+    assert!(
+        run.stdout
+            .starts_with("A (Nu?ma?zu?x?y?) against B (Takuma)\n"),
+        "{:?}",
+        run.stdout
+    );
     let ascii = katazuke(&["ascii", "--every", "-"], &log);
     assert!(shows_only_itself(&ascii.stdout) && shows_only_itself(&ascii.stderr));
     let suggest = katazuke(&["suggest", "--at", "1:3", "-"], &log);

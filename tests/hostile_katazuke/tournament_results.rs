@@ -208,11 +208,39 @@ fn totals_that_no_game_on_the_field_can_give_are_refused() {
             changed(second, |v| v["time_used"] = serde_json::json!({"A": 240000, "B": 240000})),
             "match 1 has 480000 ms used by both teams over both games, more than field 1 allows (360000)",
         ),
+        // Territory without the objects cleared to claim it.
+        (
+            2,
+            changed(first, |v| v["objects"] = serde_json::json!({"A": 0, "B": 0})),
+            "cells of territory with 0 objects cleared, which cannot be: a team holds its 3 start cells and the cells it cleared (§3.1, §6.1)",
+        ),
+        // Turns that took no time.
+        (
+            3,
+            changed(second, |v| v["time_used"] = serde_json::json!({"A": 0, "B": 0})),
+            "turns in 0 ms, which cannot be: every turn takes at least a millisecond (§7)",
+        ),
     ];
     for (number, line, problem) in cases {
         let mut file = vec![header.clone(), first.clone(), second.clone()];
         file[number - 1] = line;
-        assert_refused(dir.path(), &file, &damaged(number, problem));
+        let damaged = damaged(number, problem);
+        // The two last cases name counts of the played match: compare the
+        // line's number and the words of the rule.
+        if problem.starts_with("match") {
+            assert_refused(dir.path(), &file, &damaged);
+        } else {
+            let path = dir.path().join("r.jsonl");
+            write_lines(&path, &file);
+            let run = tournament(dir.path(), "r.jsonl", &[]);
+            assert_eq!(run.code, 2, "{}", run.stderr);
+            assert!(
+                run.stderr.contains(&format!("line {number}: match "))
+                    && run.stderr.contains(problem),
+                "{}",
+                run.stderr
+            );
+        }
     }
 }
 
@@ -383,6 +411,24 @@ fn a_second_run_on_a_results_file_in_use_is_refused_naming_the_first() {
         first.id()
     );
     std::os::unix::fs::symlink("r.jsonl", dir.path().join("link.jsonl")).expect("a link");
+    // A hard link is the same file under a name with a lock file of its
+    // own: the file itself is locked too.
+    fs::hard_link(&results, dir.path().join("hard.jsonl")).expect("a hard link");
+    let second = katazuke_in(
+        dir.path(),
+        &tournament_args(
+            &["builtin:2", "builtin:greedy", "builtin:random"],
+            "hard.jsonl",
+            &["--fields", "4"],
+        ),
+        "",
+    );
+    assert_eq!(second.code, 2, "{}", second.stderr);
+    assert_eq!(
+        second.stderr,
+        "katazuke: hard.jsonl is in use: hard.jsonl is held by another run that names it \
+         otherwise (a link to it), which is still running; wait for it to finish or stop it\n"
+    );
     // The same file by its name, another spelling of it, and a symbolic
     // link to it.
     for name in ["r.jsonl", "./r.jsonl", "link.jsonl"] {

@@ -696,3 +696,28 @@ fn one_live_run_per_shard_and_folder_and_the_second_says_who_holds_it() {
     let merged = shubbles_in(dir.path(), &["batch-merge", "out"], "");
     assert_eq!(merged.code, 0, "{}", merged.stderr);
 }
+
+#[test]
+fn a_file_replaced_by_a_link_is_rendered_again_and_not_merged() {
+    // The link points at the very bytes the manifest records, from outside
+    // the folder: neither resume nor merge may count it as the folder's.
+    let dir = rendered(&original(), "out", &["-q"]);
+    let out = dir.path().join("out");
+    let outside = dir.path().join("outside.gif");
+    fs::rename(out.join("a.gif"), &outside).expect("moved");
+    std::os::unix::fs::symlink(&outside, out.join("a.gif")).expect("a link");
+    let merged = shubbles_in(dir.path(), &["batch-merge", "out"], "");
+    assert_eq!(merged.code, 2, "{}", merged.stdout);
+    assert!(
+        merged
+            .stderr
+            .contains("a.gif is missing, not a regular file of the folder, or not the"),
+        "{}",
+        merged.stderr
+    );
+    let resumed = batch(dir.path(), "out", &["--resume", "-q"]);
+    assert_eq!(resumed.code, 2, "{}", resumed.stderr);
+    let kind = fs::symlink_metadata(out.join("a.gif")).expect("a.gif");
+    assert!(kind.is_file(), "a.gif is rendered again in the folder");
+    assert_as_fresh(dir.path(), "out", &[]);
+}

@@ -200,6 +200,12 @@ pub fn duration(text: &str) -> Option<u64> {
     seconds.checked_mul(1000)?.checked_add(thousandths)
 }
 
+/// True when `text` is a run of ASCII digits, whatever number it makes (a
+/// turn number too large is still meant as one, and named so).
+fn is_digits(text: &str) -> bool {
+    !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit())
+}
+
 /// A run of ASCII digits as a number.
 pub fn digits(text: &str) -> Option<u64> {
     whole(text).ok()
@@ -338,8 +344,7 @@ pub fn step_columns(split: &Split<'_>) -> Vec<(usize, Vec<usize>)> {
 pub fn turn_team(split: &Split<'_>) -> Option<Team> {
     let mut tokens = split.tokens.iter();
     let first = tokens.next()?;
-    let team = if first.text.ends_with('.') && digits(&first.text[..first.text.len() - 1]).is_some()
-    {
+    let team = if first.text.ends_with('.') && is_digits(&first.text[..first.text.len() - 1]) {
         tokens.next()?
     } else {
         first
@@ -354,7 +359,7 @@ pub fn is_turn(split: &Split<'_>) -> bool {
     let Some(first) = tokens.next() else {
         return false;
     };
-    if first.text.ends_with('.') && digits(&first.text[..first.text.len() - 1]).is_some() {
+    if first.text.ends_with('.') && is_digits(&first.text[..first.text.len() - 1]) {
         return true;
     }
     // `A 3.0 …` or `A timeout`, but not `A start: …` or `A: name`.

@@ -299,6 +299,22 @@ impl Tournament {
             }
             Err(error) => return Err(unwritable(error.to_string())),
         };
+        // The same file under another name (a hard link) has a lock file
+        // of its own: the file itself is locked too, so that every name of
+        // it is refused while a run plays on it.
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(fs::TryLockError::WouldBlock) => {
+                return Err(TournamentError::Busy {
+                    path: results.to_path_buf(),
+                    held: LockError::Held {
+                        path: results.to_path_buf(),
+                        holder: "another run that names it otherwise (a link to it)".into(),
+                    },
+                })
+            }
+            Err(fs::TryLockError::Error(error)) => return Err(unwritable(error.to_string())),
+        }
         let checked = if made {
             Ok((0, Vec::new()))
         } else {

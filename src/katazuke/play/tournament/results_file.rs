@@ -340,6 +340,27 @@ fn check_outcome(
     if let Some(problem) = too_much {
         return Err(problem);
     }
+    // Territory comes only from start cells (three a team over the two
+    // games, §3.1) and from cells a team cleared, each by at least one
+    // object (§6.1); and every turn charges at least a millisecond (§7).
+    for team in Team::BOTH {
+        let (cells, objects) = (territory[team], outcome.objects[team]);
+        if u64::from(cells) > 3 + u64::from(objects) {
+            return Err(format!(
+                "match {index} gives {team} {cells} cells of territory with {objects} objects \
+                 cleared, which cannot be: a team holds its 3 start cells and the cells it \
+                 cleared (§3.1, §6.1)"
+            ));
+        }
+    }
+    let time = outcome.time_used.a.saturating_add(outcome.time_used.b);
+    if u64::from(outcome.turns) > time {
+        return Err(format!(
+            "match {index} has {} turns in {time} ms, which cannot be: every turn takes at \
+             least a millisecond (§7)",
+            outcome.turns
+        ));
+    }
     let decided = MatchResult::from_totals(
         GAMES_PER_MATCH,
         wins,

@@ -129,10 +129,15 @@ pub fn merge_manifests(dir: &Path) -> Result<MergeSummary, ManifestError> {
                             entry.line
                         )));
                     }
-                    let size = fs::metadata(dir.join(file)).map(|m| m.len());
-                    if size.as_ref().ok() != Some(&bytes) {
+                    // The folder's own regular file: a link may point anywhere.
+                    let size = fs::symlink_metadata(dir.join(file))
+                        .ok()
+                        .filter(|found| found.is_file())
+                        .map(|found| found.len());
+                    if size != Some(bytes) {
                         return Err(coverage(format!(
-                            "{}: {file} is missing or not the {bytes} bytes its manifest says",
+                            "{}: {file} is missing, not a regular file of the folder, or not the \
+                             {bytes} bytes its manifest says",
                             path.display()
                         )));
                     }

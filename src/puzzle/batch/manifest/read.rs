@@ -202,6 +202,12 @@ pub fn resumable_entries(
                 && entry.scenario_sha256.as_deref() == Some(scenario_digest(job).as_str())
                 && entry.outcome == outcome_of(job)
                 && holds(&out_dir.join(file), bytes, sha256);
+            if !agrees {
+                // A link in the file's place is removed (not what it points
+                // to), so that the line is rendered again as a file of the
+                // folder rather than written through the link.
+                unlink(&out_dir.join(file));
+            }
             agrees.then(|| Entry {
                 input: job.location.file.to_string(),
                 line: job.location.line,
@@ -212,11 +218,21 @@ pub fn resumable_entries(
     Ok(kept)
 }
 
+/// Removes `path` if it is a symbolic link; anything else stays.
+fn unlink(path: &Path) {
+    if fs::symlink_metadata(path).is_ok_and(|found| found.file_type().is_symlink()) {
+        // Failing, the render that follows reports the file it cannot write.
+        let _ = fs::remove_file(path);
+    }
+}
+
 /// Whether `path` is a regular file of `bytes` bytes with this SHA-256. Its
 /// size is looked at before it is read: a device or a FIFO in its place
 /// (`/dev/zero` never ends) is not read at all.
 fn holds(path: &Path, bytes: u64, sha256: &str) -> bool {
-    fs::metadata(path).is_ok_and(|file| file.is_file() && file.len() == bytes)
+    // A link is not kept, even to the right bytes: the file must be the
+    // folder's own, not something elsewhere that may change or go.
+    fs::symlink_metadata(path).is_ok_and(|file| file.is_file() && file.len() == bytes)
         && fingerprint_of(path).is_ok_and(|(size, digest)| size == bytes && digest == sha256)
 }
 
