@@ -344,6 +344,18 @@ fn forged_manifest_lines_are_refused_or_rendered_again_never_kept() {
             lines[3].replace("\"outcome\":\"!\"", "\"outcome\":\"ok\""),
             "batch: 1 rendered (1 failed with !), 1 invalid (3 kept from before); written to out",
         ),
+        (
+            "a's GIF recorded with another number of frames",
+            1,
+            with_fields(&lines[1], &[("frames", 2.into())]),
+            "batch: 1 rendered (0 failed with !), 1 invalid (3 kept from before); written to out",
+        ),
+        (
+            "a's GIF recorded without its frames",
+            1,
+            with_fields(&lines[1], &[("frames", serde_json::Value::Null)]),
+            "batch: 1 rendered (0 failed with !), 1 invalid (3 kept from before); written to out",
+        ),
     ] {
         let dir = rendered(&original(), "out", &[]);
         let mut changed = lines.clone();

@@ -84,3 +84,76 @@ pub fn decode_gif(bytes: &[u8]) -> Result<DecodedGif, gif::DecodingError> {
         frames,
     })
 }
+/// How many frames the GIF `bytes` holds, counted from its blocks without
+/// decompressing a picture: for checking a file against what was recorded
+/// of it. `None` when the bytes are not a whole GIF.
+pub fn gif_frame_count(bytes: &[u8]) -> Option<usize> {
+    if !(bytes.starts_with(b"GIF87a") || bytes.starts_with(b"GIF89a")) {
+        return None;
+    }
+    // A colour table's length from a packed flags byte: 3 bytes a colour.
+    let table = |flags: u8| {
+        if flags & 0x80 == 0 {
+            0
+        } else {
+            3 << ((flags & 0x07) + 1)
+        }
+    };
+    // Skips data sub-blocks from `at`, to just past the empty one.
+    let sub_blocks = |mut at: usize| -> Option<usize> {
+        loop {
+            let size = usize::from(*bytes.get(at)?);
+            at += 1 + size;
+            if size == 0 {
+                return Some(at);
+            }
+        }
+    };
+    let mut at = 13 + table(*bytes.get(10)?);
+    let mut frames = 0;
+    loop {
+        match *bytes.get(at)? {
+            // An extension: its label, then its sub-blocks.
+            0x21 => at = sub_blocks(at + 2)?,
+            // An image: its descriptor, local table, code size, data.
+            0x2C => {
+                let flags = *bytes.get(at + 9)?;
+                at = sub_blocks(at + 10 + table(flags) + 1)?;
+                frames += 1;
+            }
+            0x3B => return Some(frames),
+            _ => return None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use tiny_skia::{Color, Pixmap};
+
+    use super::*;
+    use crate::{GifWriter, Palette, Playback};
+
+    #[test]
+    fn frames_are_counted_without_decoding_and_a_cut_gif_is_none() {
+        let palette = Palette::new(vec![[0, 0, 0], [255, 255, 255]]).expect("a palette");
+        let mut bytes = Vec::new();
+        let mut gif =
+            GifWriter::new(&mut bytes, (8, 8), &palette, &Playback::default()).expect("started");
+        let mut pixmap = Pixmap::new(8, 8).expect("a pixmap");
+        for n in 0..3 {
+            pixmap.fill(if n % 2 == 0 {
+                Color::BLACK
+            } else {
+                Color::WHITE
+            });
+            gif.push(&pixmap, 100).expect("pushed");
+        }
+        gif.finish().expect("finished");
+        let decoded = decode_gif(&bytes).expect("decoded").frames.len();
+        assert_eq!(gif_frame_count(&bytes), Some(decoded));
+        assert_eq!(decoded, 3);
+        assert_eq!(gif_frame_count(&bytes[..bytes.len() - 1]), None);
+        assert_eq!(gif_frame_count(b"\x89PNG"), None);
+    }
+}

@@ -27,7 +27,7 @@ mod reel;
 pub mod shapes;
 pub mod text;
 
-pub use decode::{decode_gif, DecodedFrame, DecodedGif};
+pub use decode::{decode_gif, gif_frame_count, DecodedFrame, DecodedGif};
 pub use error::EncodeError;
 pub use file::{abandon_unfinished_files, check_writable, write_atomically, AtomicFile, Prepared};
 pub use gif::{DisposalMethod, Repeat};

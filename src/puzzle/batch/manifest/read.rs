@@ -201,7 +201,8 @@ pub fn resumable_entries(
             let agrees = *file == job.file_name(format)
                 && entry.scenario_sha256.as_deref() == Some(scenario_digest(job).as_str())
                 && entry.outcome == outcome_of(job)
-                && holds(&out_dir.join(file), bytes, sha256);
+                && holds(&out_dir.join(file), bytes, sha256)
+                && frames_agree(&out_dir.join(file), format, entry.frames);
             if !agrees {
                 // A link in the file's place is removed (not what it points
                 // to), so that the line is rendered again as a file of the
@@ -216,6 +217,22 @@ pub fn resumable_entries(
         })
         .collect();
     Ok(kept)
+}
+
+/// Whether a kept line's frame count is the file's: a GIF's frames are
+/// counted from its blocks (the file was just checked to be the one the
+/// line records), and the other formats have none.
+fn frames_agree(path: &Path, format: Format, frames: Option<usize>) -> bool {
+    match format {
+        Format::Gif | Format::Smooth => {
+            frames.is_some()
+                && fs::read(path)
+                    .ok()
+                    .and_then(|bytes| reel::gif_frame_count(&bytes))
+                    == frames
+        }
+        Format::Png | Format::Text | Format::Ascii => frames.is_none(),
+    }
 }
 
 /// Removes `path` if it is a symbolic link; anything else stays.
