@@ -1,4 +1,4 @@
-//! The shape of the code, as docs/DEVELOPMENT.md describes it: no module imports
+//! The shape of the code, as docs/ARCHITECTURE.md describes it: no module imports
 //! another in a circle (a stage knows nothing of the stages after it), no
 //! module imports through the crate root's re-exports (they are for users),
 //! and the GIF pipeline crate knows no game.
