@@ -222,7 +222,7 @@ pub enum NumberError {
 
 /// A run of ASCII digits as a `T`, refused whole when it does not fit.
 pub fn whole<T: TryFrom<u64>>(text: &str) -> Result<T, NumberError> {
-    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+    if !is_digits(text) {
         return Err(NumberError::NotDigits);
     }
     text.parse::<u64>()

@@ -343,10 +343,6 @@ fn illegal(
 
 /// A program's line as a comment shows it: quoted, printable, short.
 fn quoted(line: &str) -> String {
-    let shown: String = line
-        .chars()
-        .map(|c| if c.is_control() { '?' } else { c })
-        .take(60)
-        .collect();
+    let shown: String = crate::printable::printable(line).chars().take(60).collect();
     format!("{shown:?}")
 }
