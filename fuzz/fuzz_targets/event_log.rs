@@ -1,8 +1,8 @@
 #![no_main]
 
-// The file holds every target; this binary uses one of them.
+// The file holds every target of its game; this binary uses one of them.
 #[allow(dead_code)]
-#[path = "../targets.rs"]
+#[path = "../box_targets.rs"]
 mod targets;
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| targets::event_log(data));

@@ -1,0 +1,523 @@
+//! The commands that play: `play` (one match, §15.1), `suggest` (the
+//! engine's turn in a position, §15.2) and `tournament` (§15.3), with what
+//! they share: the setups a match is played from.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use edge::cli::{
+    check_extension, check_writable, is_standard_output, print as print_out, say, write_output,
+    Ending,
+};
+use katazuke::draw::animation::{write_replay, ReplayOptions};
+use katazuke::engine::action::sign;
+use katazuke::engine::cost::CostModel;
+use katazuke::engine::position::{Position, TERRITORY};
+use katazuke::log::reader::{read, read_setup, Setup};
+use katazuke::log::record::MatchRecord;
+use katazuke::model::team::{PerTeam, Team};
+use katazuke::play::arena::{play_match, GameSetup, MatchSetup, OnIllegal, PlayOptions};
+use katazuke::play::player::{Clock, ComputerPlayer};
+use katazuke::play::random::random_start;
+use katazuke::play::random::Seeded;
+use katazuke::play::setup::{match_params, symmetric_start};
+use katazuke::play::spec::PlayerSpec;
+use katazuke::play::suite::practice_setup;
+use katazuke::play::tournament::{Format, MatchOutcome, Tournament, TournamentError};
+use katazuke::rules::frames::{FrameFold, FrameKind};
+use katazuke::rules::game::Policy;
+use katazuke::rules::outcome::{MatchResult, CRITERIA};
+use katazuke::TEMPORARY_PREFIX;
+
+use crate::args::{
+    ClockArg, IllegalAnswer, PlayArgs, PlayingArgs, StartArg, SuggestArgs, TournamentArgs,
+};
+use crate::input::{game_turn, read_source, referee_unfinished};
+
+/// The parameters `play` uses when given none: the worked example's
+/// (KATAZUKE.md §11.4).
+const DEFAULT_PARAMS: &str = "\
+katazuke 1
+capacity: 4
+stock: 2
+team time: 20
+game time: 36
+field:
+  1 2 1 3 1
+  2 1 3 1 2
+  1 3 0 2 1
+  2 1 2 1 3
+  1 2 1 2 1
+";
+
+/// How matches are played, from the arguments.
+pub fn play_options(args: &PlayingArgs) -> PlayOptions {
+    PlayOptions {
+        clock: match args.clock {
+            ClockArg::Wall => Clock::Wall,
+            ClockArg::Virtual => Clock::Virtual,
+        },
+        think: Duration::from_millis(args.think_ms),
+        illegal: match args.illegal {
+            IllegalAnswer::Pass => OnIllegal::Pass,
+            IllegalAnswer::Out => OnIllegal::Out,
+        },
+    }
+}
+
+/// The parameters file's setup, or the default's.
+fn read_params(args: &PlayingArgs) -> Result<Setup, Ending> {
+    let (label, bytes) = match &args.params {
+        Some(path) => {
+            let source = read_source(path)?;
+            (source.label, source.bytes)
+        }
+        None => (
+            "the default parameters".to_string(),
+            DEFAULT_PARAMS.as_bytes().to_vec(),
+        ),
+    };
+    read_setup(&bytes).map_err(|error| {
+        say(&error.line_for(&label));
+        Ending::Status(2)
+    })
+}
+
+/// `count` match setups: the parameters file's (its start cells first, if
+/// it gives them; then start cells per --start), or seeded practice fields
+/// when there is no file and `practice` is asked for.
+pub fn setups(args: &PlayingArgs, count: usize, practice: bool) -> Result<Vec<MatchSetup>, Ending> {
+    if practice && args.params.is_none() {
+        return Ok((0..count as u64)
+            .map(|index| practice_setup(args.seed.wrapping_add(index)))
+            .collect());
+    }
+    let setup = read_params(args)?;
+    let label = args
+        .params
+        .as_deref()
+        .map_or("the default parameters".into(), |path| {
+            path.display().to_string()
+        });
+    let (params, given) =
+        match_params(&setup).map_err(|problem| Ending::Invalid(format!("{label}: {problem}")))?;
+    let size = params.field.size();
+    let mut random = Seeded::new(args.seed);
+    let mut setups = Vec::with_capacity(count);
+    for index in 0..count {
+        let games = match (&given, index, args.start) {
+            (Some(games), 0, _) => games.clone(),
+            (_, _, StartArg::Symmetric) => GameSetup::swapped_pair(symmetric_start(size)),
+            (_, _, StartArg::Random) => GameSetup::swapped_pair(random_start(size, &mut random)),
+        };
+        setups.push(MatchSetup {
+            params: params.clone(),
+            games,
+        });
+    }
+    Ok(setups)
+}
+
+pub fn play(args: &PlayArgs) -> Ending {
+    let record_path = args.output.as_deref().unwrap_or(Path::new("-"));
+    let outputs = [
+        ("-o", Some(record_path), "ktz", "the match record"),
+        ("--events", args.events.as_deref(), "jsonl", "the event log"),
+        ("--gif", args.gif.as_deref(), "gif", "the replay GIF"),
+    ];
+    let outputs: Vec<(&str, &Path, &str, &str)> = outputs
+        .into_iter()
+        .filter_map(|(option, path, extension, what)| Some((option, path?, extension, what)))
+        .collect();
+    for &(_, path, extension, what) in &outputs {
+        if let Err(message) = check_extension(path, extension, what, &[]) {
+            return Ending::Invalid(message);
+        }
+    }
+    for (index, &(option, path, ..)) in outputs.iter().enumerate() {
+        for &(other_option, other, ..) in &outputs[index + 1..] {
+            if same_file(path, other) {
+                let place = if is_standard_output(path) {
+                    "standard output".to_string()
+                } else {
+                    path.display().to_string()
+                };
+                return Ending::Invalid(format!(
+                    "{option} and {other_option} both write to {place}: give each output a file of its own"
+                ));
+            }
+        }
+    }
+    // Before the match, not after it: a match can take minutes.
+    for &(_, path, _, what) in &outputs {
+        if let Err(message) = check_writable(path, what, TEMPORARY_PREFIX) {
+            return Ending::Invalid(message);
+        }
+    }
+    let specs = match (PlayerSpec::parse(&args.a), PlayerSpec::parse(&args.b)) {
+        (Ok(a), Ok(b)) => PerTeam { a, b },
+        (Err(message), _) => return Ending::Invalid(format!("--A: {message}")),
+        (_, Err(message)) => return Ending::Invalid(format!("--B: {message}")),
+    };
+    if specs.a.is_human() && specs.b.is_human() {
+        return Ending::Invalid(
+            "--A and --B: at most one player may be human (one terminal)".into(),
+        );
+    }
+    let setup = match setups(&args.playing, 1, false) {
+        Ok(mut setups) => setups.remove(0),
+        Err(ending) => return ending,
+    };
+    let options = play_options(&args.playing);
+    let mut a = specs.a.create(args.playing.seed);
+    let mut b = specs.b.create(args.playing.seed.wrapping_add(1));
+    let record = match play_match(
+        &setup,
+        PerTeam {
+            a: a.as_mut(),
+            b: b.as_mut(),
+        },
+        &options,
+    ) {
+        Ok(record) => record,
+        Err(violation) => {
+            return Ending::Invalid(format!("the start cells are not allowed: {violation}"))
+        }
+    };
+    let dropped = PerTeam {
+        a: a.dropped_lines(),
+        b: b.dropped_lines(),
+    };
+    drop((a, b));
+    let log = record.to_string();
+    // A played match is short (its clocks end it): its events are kept
+    // for the event log and the GIF.
+    let mut records = Vec::new();
+    read(log.as_bytes(), Policy::Strict, |record| {
+        records.push(record.clone())
+    });
+    let written = write_output(record_path, "match record", TEMPORARY_PREFIX, |out| {
+        Ok(out.write_all(log.as_bytes())?)
+    });
+    if let Err(ending) = written {
+        return ending;
+    }
+    if let Some(path) = &args.events {
+        let written = write_output(path, "event log", TEMPORARY_PREFIX, |out| {
+            for record in &records {
+                writeln!(out, "{}", record.to_json())?;
+            }
+            Ok(())
+        });
+        if let Err(ending) = written {
+            return ending;
+        }
+    }
+    if let Some(path) = &args.gif {
+        let written = write_output(path, "GIF", TEMPORARY_PREFIX, |out| {
+            write_replay(&records, &ReplayOptions::default(), out)?;
+            Ok(())
+        });
+        if let Err(ending) = written {
+            return ending;
+        }
+    }
+    for line in trouble_lines(&record) {
+        say(&line);
+    }
+    for team in Team::BOTH {
+        if dropped[team] > 0 {
+            say(&format!(
+                "katazuke: {team}'s program wrote {} line{} out of turn while not marking its answers with readyok; they were dropped as they came, but such a line that comes late is taken for an answer, so another run may differ",
+                dropped[team],
+                if dropped[team] == 1 { "" } else { "s" }
+            ));
+        }
+    }
+    if !args.quiet {
+        let result = records
+            .iter()
+            .rev()
+            .find_map(|record| MatchResult::of(&record.event));
+        if let Some(result) = result {
+            say(&result_line(&result, &record.names));
+        }
+    }
+    Ending::Success
+}
+
+/// True if `a` and `b` name one file, so that one output would replace the
+/// other (or mix with it, on standard output): the same path once links
+/// are followed, or the same existing file by another name. A device
+/// (`/dev/null`) may take both.
+#[cfg(unix)]
+fn same_file(a: &Path, b: &Path) -> bool {
+    use std::os::unix::fs::{FileTypeExt, MetadataExt};
+    let (a, b) = (named(a), named(b));
+    let (a_file, b_file) = (std::fs::metadata(a), std::fs::metadata(b));
+    let device = |file: &std::fs::Metadata| {
+        file.file_type().is_char_device() || file.file_type().is_block_device()
+    };
+    if a_file.as_ref().is_ok_and(device) {
+        return false;
+    }
+    match (a_file, b_file) {
+        (Ok(a_file), Ok(b_file)) => a_file.dev() == b_file.dev() && a_file.ino() == b_file.ino(),
+        _ => written_at(a) == written_at(b),
+    }
+}
+
+/// True if `a` and `b` name one file once links are followed (without
+/// Unix's device and inode numbers, another name for one file is not seen).
+#[cfg(not(unix))]
+fn same_file(a: &Path, b: &Path) -> bool {
+    written_at(named(a)) == written_at(named(b))
+}
+
+/// The file `path` names: `-` is standard output.
+fn named(path: &Path) -> &Path {
+    if is_standard_output(path) {
+        Path::new("/dev/stdout")
+    } else {
+        path
+    }
+}
+
+/// Where an output to `path`, not yet a file, lands: links followed (a
+/// write replaces a link's target), in its folder's real path.
+fn written_at(path: &Path) -> PathBuf {
+    // Linux's own limit on links followed in one lookup.
+    const MAX_LINKS: usize = 40;
+    let mut path = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    for _ in 0..MAX_LINKS {
+        let Ok(link) = std::fs::read_link(&path) else {
+            break;
+        };
+        path = match path.parent() {
+            Some(folder) => folder.join(link),
+            None => link,
+        };
+    }
+    let folder = path
+        .parent()
+        .and_then(|folder| std::fs::canonicalize(folder).ok());
+    match (folder, path.file_name()) {
+        (Some(folder), Some(name)) => folder.join(name),
+        _ => path,
+    }
+}
+
+/// A line for each team whose player did not always answer as asked (its
+/// turns carry a comment saying why): how many turns, and the first.
+fn trouble_lines(record: &MatchRecord) -> Vec<String> {
+    let mut lines = Vec::new();
+    for team in Team::BOTH {
+        let troubled: Vec<(usize, usize, &str)> = record
+            .games
+            .iter()
+            .enumerate()
+            .flat_map(|(game, played)| {
+                played
+                    .turns
+                    .iter()
+                    .enumerate()
+                    .filter(move |(_, (turn, _))| turn.team == team)
+                    .filter_map(move |(number, (_, comment))| {
+                        comment
+                            .as_deref()
+                            .map(|comment| (game + 1, number + 1, comment))
+                    })
+            })
+            .collect();
+        if let Some(&(game, turn, why)) = troubled.first() {
+            lines.push(format!(
+                "katazuke: {team}'s player did not answer as asked in {} turn{}; the first, game {game} turn {turn}: {why}",
+                troubled.len(),
+                if troubled.len() == 1 { "" } else { "s" }
+            ));
+        }
+    }
+    lines
+}
+
+/// `A (builtin:3) wins by two game wins (criterion 1): games 2-0, territory 26-18`.
+fn result_line(result: &MatchResult, names: &PerTeam<Option<String>>) -> String {
+    let name = |team| match &names[team] {
+        Some(name) => format!("{team} ({name})"),
+        None => team.to_string(),
+    };
+    let totals = format!(
+        "games {}-{}, territory {}-{}, objects {}-{}",
+        result.wins.a,
+        result.wins.b,
+        result.territory.a,
+        result.territory.b,
+        result.objects.a,
+        result.objects.b
+    );
+    match (result.winner, result.criterion) {
+        (Some(team), Some(criterion)) => format!(
+            "{} wins by {} (criterion {criterion}): {totals}",
+            name(team),
+            CRITERIA[usize::from(criterion) - 1]
+        ),
+        _ => format!("tied on criteria 1-4, to be decided by janken: {totals}"),
+    }
+}
+
+pub fn suggest(args: &SuggestArgs) -> Ending {
+    let wanted = match args
+        .at
+        .as_deref()
+        .map(|text| game_turn("--at", text))
+        .transpose()
+    {
+        Ok(wanted) => wanted,
+        Err(ending) => return ending,
+    };
+    let source = match read_source(&args.file) {
+        Ok(source) => source,
+        Err(ending) => return ending,
+    };
+    // The position asked for (the last one by default), folded as the
+    // log is read: nothing else of the match is kept.
+    let mut frames = FrameFold::default();
+    let mut state = None;
+    let tally = referee_unfinished(&source, Policy::Strict, |record| {
+        let Some(frame) = frames.push(record.clone()) else {
+            return;
+        };
+        let playable = matches!(frame.kind, FrameKind::Start | FrameKind::Turn(_));
+        let asked =
+            wanted.is_none_or(|(game, turn)| frame.state.game == game && frame.state.turns == turn);
+        if playable && asked {
+            state = Some(frame.state);
+        }
+    });
+    if let Some(error) = &tally.error {
+        return Ending::Status(error.code.exit_status());
+    }
+    let Some(state) = state else {
+        return Ending::Invalid(match wanted {
+            Some((game, turn)) => format!("{}: game {game} has no turn {turn}", source.label),
+            None => format!("{}: the log has no game to play on", source.label),
+        });
+    };
+    let position = Position::of(&state, CostModel::Virtual);
+    if let Some(end) = position.ended() {
+        return Ending::Invalid(format!(
+            "{}: game {} has ended after turn {} ({end}): nothing to suggest",
+            source.label, state.game, state.turns
+        ));
+    }
+    let mut player = ComputerPlayer::new(args.level);
+    let limits = player.budget(state.size().cells());
+    let Some(found) = player.search(&position, limits) else {
+        return Ending::Invalid("no turn to suggest".into());
+    };
+    let team = state.to_move;
+    let action = found.action.serialize(state.size());
+    let score = (sign(team) * found.value) as f64 / TERRITORY as f64;
+    let text = if args.json {
+        let object = serde_json::json!({
+            "game": state.game,
+            "turn": state.turns + 1,
+            "team": team.letter(),
+            "action": action,
+            "score": (score * 1000.0).round() / 1000.0,
+            "depth": found.depth,
+            "nodes": found.nodes,
+            "solved": found.solved,
+            "exact": found.exact,
+        });
+        format!("{object}\n")
+    } else {
+        let how = if found.exact {
+            "exact: every distinct turn searched to the end of the game".to_string()
+        } else if found.solved {
+            "searched to the end of the game over the pruned turns".to_string()
+        } else {
+            format!("searched {} turns deep", found.depth)
+        };
+        format!(
+            "game {}, turn {}: {team} {action}\n  score {score:+.2} cells for {team} ({how}, {} positions)\n",
+            state.game,
+            state.turns + 1,
+            found.nodes
+        )
+    };
+    match print_out(&text) {
+        Ok(()) => Ending::Success,
+        Err(error) => Ending::Error(error),
+    }
+}
+
+pub fn tournament(args: &TournamentArgs) -> Ending {
+    let mut entrants = Vec::new();
+    for text in &args.players {
+        match PlayerSpec::parse(text) {
+            Ok(spec) => entrants.push(spec),
+            Err(message) => return Ending::Invalid(format!("player {text:?}: {message}")),
+        }
+    }
+    let fields = match setups(&args.playing, args.fields as usize, true) {
+        Ok(fields) => fields,
+        Err(ending) => return ending,
+    };
+    let tournament = Tournament {
+        entrants,
+        fields,
+        format: if args.gauntlet {
+            Format::Gauntlet
+        } else {
+            Format::RoundRobin
+        },
+        options: play_options(&args.playing),
+        seed: args.playing.seed,
+    };
+    let session = match tournament.open(&args.results, args.records.as_deref()) {
+        Ok(session) => session,
+        Err(error) => return tournament_ending(error),
+    };
+    let (done, total) = (session.finished().len(), session.total());
+    if !args.quiet && done > 0 {
+        say(&format!(
+            "{}: {done} of {total} matches already played; playing the other {}",
+            args.results.display(),
+            total - done
+        ));
+    }
+    let mut played = done;
+    let quiet = args.quiet;
+    let mut progress = |outcome: &MatchOutcome| {
+        played += 1;
+        if !quiet {
+            let winner = match outcome.winner {
+                Some(team) => format!("{team} wins"),
+                None => "undecided".into(),
+            };
+            say(&format!(
+                "match {played}/{total}: {} (A) v {} (B), field {}: {winner}",
+                outcome.a,
+                outcome.b,
+                outcome.field + 1
+            ));
+        }
+    };
+    match session.play(args.jobs as usize, &mut progress) {
+        Ok(standings) => match print_out(&standings.table()) {
+            Ok(()) => Ending::Success,
+            Err(error) => Ending::Error(error),
+        },
+        Err(error) => tournament_ending(error),
+    }
+}
+
+/// Status 1 for a file that failed while matches were played, 2 for
+/// everything a user can put right (all found before the first match).
+fn tournament_ending(error: TournamentError) -> Ending {
+    match error {
+        TournamentError::Io { .. } => Ending::Error(anyhow::Error::new(error)),
+        error => Ending::Invalid(error.to_string()),
+    }
+}

@@ -1,0 +1,157 @@
+//! The `replay` command: the replay GIF, from a match log or an event log.
+
+use std::path::Path;
+use std::sync::mpsc;
+
+use edge::cli::{check_extension, say, write_output, Ending};
+use katazuke::draw::animation::{write_replay_streamed, CanvasFit, ReplayOptions};
+use katazuke::draw::renderer::{DrawOptions, Renderer};
+use katazuke::engine::annotate::Annotator;
+use katazuke::formats::event_log::read_events_into;
+use katazuke::log::reader::{read_into, Diagnostic, Handlers};
+use katazuke::model::event::Record;
+use katazuke::play::player::LEVEL_NODES;
+use katazuke::TEMPORARY_PREFIX;
+
+use crate::args::ReplayArgs;
+use crate::input::{ending_of, read_source, referee};
+
+/// Records handed from the referee's thread to the drawing at a time, and
+/// batches on their way at most: enough to keep both threads busy, few
+/// enough that memory does not grow with the match.
+const BATCH: usize = 1024;
+const BATCHES_IN_FLIGHT: usize = 4;
+
+pub fn replay(args: &ReplayArgs) -> Ending {
+    let elsewhere = [
+        ("ktz", "`katazuke fmt -o FILE` writes a match log"),
+        ("jsonl", "`katazuke events` prints the event log"),
+    ];
+    if let Err(message) = check_extension(&args.output, "gif", "the replay GIF", &elsewhere) {
+        return Ending::Invalid(message);
+    }
+    let options = ReplayOptions {
+        draw: DrawOptions {
+            cell: args.cell,
+            hints: args.hints,
+            comments: args.comments || args.annotate,
+        },
+        delay_cs: args.delay,
+        game: args.game,
+        from_turn: args.from_turn,
+    };
+    let annotator = || {
+        let nodes = LEVEL_NODES[usize::from(args.annotate_level) - 1];
+        args.annotate.then(|| Annotator::new(nodes, args.comments))
+    };
+    if let Some(path) = &args.from_events {
+        let source = match read_source(path) {
+            Ok(source) => source,
+            Err(ending) => return ending,
+        };
+        // A first reading checks the log (one that is refused draws no GIF)
+        // and sizes the canvas; the second draws as it reads.
+        let mut canvas = CanvasFit::default();
+        if let Err(error) = read_events_into(&source.bytes, |record| canvas.take(&record)) {
+            return Ending::Invalid(format!("{}: {error}", source.label));
+        }
+        let renderer = canvas.renderer(options.draw);
+        return draw(args, &renderer, &options, annotator(), |batches| {
+            // The same bytes were believed by the first reading: this one
+            // finds nothing wrong either.
+            let _ = read_events_into(&source.bytes, |record| batches.send(record));
+        });
+    }
+    let path = args.file.as_deref().unwrap_or(Path::new("-"));
+    let source = match read_source(path) {
+        Ok(source) => source,
+        Err(ending) => return ending,
+    };
+    // A first reading checks the log (one with a problem draws no GIF)
+    // and sizes the canvas; the second draws as it referees.
+    let policy = args.illegal.policy();
+    let mut canvas = CanvasFit::default();
+    let tally = referee(&source, policy, |record| canvas.take(record));
+    if tally.error.is_some() {
+        say("katazuke: no replay written: the log cannot be refereed to its end");
+        return ending_of(&tally);
+    }
+    let renderer = canvas.renderer(options.draw);
+    draw(args, &renderer, &options, annotator(), |batches| {
+        // Its problems were told by the first reading.
+        read_into(
+            &source.bytes,
+            policy,
+            &mut Handlers {
+                records: |record: &Record| batches.send(record.clone()),
+                diagnostics: |_: &Diagnostic| {},
+            },
+        );
+    })
+}
+
+/// Writes the replay GIF of the records `read` hands to its [`Batches`],
+/// drawn as they come: `read` runs on a thread of its own, and the match
+/// is never held in memory.
+fn draw(
+    args: &ReplayArgs,
+    renderer: &Renderer,
+    options: &ReplayOptions,
+    mut annotator: Option<Annotator>,
+    read: impl FnOnce(&mut Batches) + Send,
+) -> Ending {
+    let written = write_output(&args.output, "GIF", TEMPORARY_PREFIX, |out| {
+        std::thread::scope(|scope| {
+            let (sender, receiver) = mpsc::sync_channel(BATCHES_IN_FLIGHT);
+            scope.spawn(move || {
+                let mut batches = Batches {
+                    sender,
+                    batch: Vec::with_capacity(BATCH),
+                    taken: true,
+                };
+                read(&mut batches);
+                batches.finish();
+            });
+            let records = receiver.into_iter().flatten().map(|mut record| {
+                if let Some(annotator) = &mut annotator {
+                    annotator.annotate(&mut record);
+                }
+                record
+            });
+            write_replay_streamed(records, renderer, options, out)
+        })?;
+        Ok(())
+    });
+    match written {
+        Ok(_) => Ending::Success,
+        Err(ending) => ending,
+    }
+}
+
+/// Records sent on to the drawing a batch at a time, until it stops
+/// taking them (it failed, or was done).
+struct Batches {
+    sender: mpsc::SyncSender<Vec<Record>>,
+    batch: Vec<Record>,
+    taken: bool,
+}
+
+impl Batches {
+    fn send(&mut self, record: Record) {
+        if !self.taken {
+            return;
+        }
+        self.batch.push(record);
+        if self.batch.len() == BATCH {
+            let full = std::mem::replace(&mut self.batch, Vec::with_capacity(BATCH));
+            self.taken = self.sender.send(full).is_ok();
+        }
+    }
+
+    fn finish(self) {
+        if self.taken && !self.batch.is_empty() {
+            // The drawing may have stopped: then there is nobody to tell.
+            let _ = self.sender.send(self.batch);
+        }
+    }
+}

@@ -1,0 +1,152 @@
+//! The replay's colours (§13.2): the Okabe–Ito orange and sky blue for the
+//! two teams, told apart in colour-blind vision, and in greyscale by their
+//! lightness (the light tints differ by a fifth of the grey scale) and by
+//! the team letter on every territory cell. The palette is the inks and
+//! the blends that text and anti-aliased shapes make over the inks they
+//! lie on.
+
+use std::sync::OnceLock;
+
+use reel::Palette;
+use tiny_skia::Color;
+
+use crate::model::team::Team;
+
+/// The colours pictures are drawn with; the position in [`INKS`] is the
+/// GIF palette index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum Ink {
+    /// Around the board and the panels.
+    Background,
+    /// A neutral cell.
+    Cell,
+    /// Text, grid lines and the board's edge.
+    Dark,
+    /// Empty bars and pips, faint marks.
+    Faint,
+    /// Team A's territory: Okabe–Ito orange.
+    ALight,
+    /// Team A's ring, dot and letters: a dark orange.
+    ADark,
+    /// Team B's territory: a light sky blue.
+    BLight,
+    /// Team B's ring, dot and letters: Okabe–Ito blue.
+    BDark,
+    /// The outline of the cells a turn changed.
+    Changed,
+    /// A cancelled cell's cross, `OUT`, illegal turns.
+    Alarm,
+    /// The deciding row of the summary.
+    Highlight,
+}
+
+/// Red, green and blue of each [`Ink`], in palette order.
+pub const INKS: [[u8; 3]; 11] = [
+    [244, 244, 240], // background
+    [255, 255, 255], // cell
+    [34, 34, 38],    // dark
+    [196, 196, 196], // faint
+    [230, 159, 0],   // A light: Okabe-Ito orange (grey 162)
+    [150, 72, 0],    // A dark
+    [190, 226, 247], // B light: a lighter sky blue (grey 218)
+    [0, 95, 160],    // B dark: Okabe-Ito blue, a little darker
+    [240, 200, 0],   // changed: a deep yellow, visible on white
+    [205, 30, 30],   // alarm: red
+    [255, 243, 170], // highlight: pale yellow
+];
+
+impl Ink {
+    /// Position in [`INKS`].
+    pub const fn index(self) -> u8 {
+        self as u8
+    }
+
+    /// Red, green and blue.
+    pub const fn rgb(self) -> [u8; 3] {
+        INKS[self as usize]
+    }
+
+    pub(super) fn color(self) -> Color {
+        let [r, g, b] = self.rgb();
+        Color::from_rgba8(r, g, b, 255)
+    }
+
+    /// A team's territory fill.
+    pub const fn light(team: Team) -> Ink {
+        match team {
+            Team::A => Ink::ALight,
+            Team::B => Ink::BLight,
+        }
+    }
+
+    /// A team's marks: ring, dot, letters, bars.
+    pub const fn dark(team: Team) -> Ink {
+        match team {
+            Team::A => Ink::ADark,
+            Team::B => Ink::BDark,
+        }
+    }
+}
+
+/// The pairs whose blends the palette holds: text and round shapes, each
+/// over the inks it is drawn on.
+const BLENDED: [(Ink, Ink); 22] = [
+    (Ink::Dark, Ink::Cell),
+    (Ink::Dark, Ink::Background),
+    (Ink::Dark, Ink::ALight),
+    (Ink::Dark, Ink::BLight),
+    (Ink::Dark, Ink::Highlight),
+    (Ink::Dark, Ink::Changed),
+    (Ink::ADark, Ink::ALight),
+    (Ink::BDark, Ink::BLight),
+    (Ink::ADark, Ink::Background),
+    (Ink::BDark, Ink::Background),
+    (Ink::ADark, Ink::Cell),
+    (Ink::BDark, Ink::Cell),
+    (Ink::Alarm, Ink::Cell),
+    (Ink::Alarm, Ink::Background),
+    (Ink::Alarm, Ink::ALight),
+    (Ink::Alarm, Ink::BLight),
+    (Ink::Cell, Ink::ADark),
+    (Ink::Cell, Ink::BDark),
+    (Ink::Cell, Ink::Alarm),
+    (Ink::Faint, Ink::Cell),
+    (Ink::Faint, Ink::Background),
+    (Ink::Dark, Ink::Faint),
+];
+
+/// The replay's palette: 11 inks and the blends of 22 pairs, 165 colours.
+pub fn palette() -> &'static Palette {
+    static PALETTE: OnceLock<Palette> = OnceLock::new();
+    PALETTE.get_or_init(|| {
+        let pairs: Vec<(usize, usize)> = BLENDED
+            .iter()
+            .map(|(a, b)| (usize::from(a.index()), usize::from(b.index())))
+            .collect();
+        Palette::with_blends_between(&INKS, &pairs).expect("165 colours fit a GIF palette")
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Rec. 601 luma, 0 to 255.
+    fn grey([r, g, b]: [u8; 3]) -> f64 {
+        0.299 * f64::from(r) + 0.587 * f64::from(g) + 0.114 * f64::from(b)
+    }
+
+    #[test]
+    fn the_teams_differ_in_greyscale_and_marks_stand_out_on_their_fill() {
+        let (a, b) = (grey(Ink::ALight.rgb()), grey(Ink::BLight.rgb()));
+        assert!((a - b).abs() > 40.0, "{a} {b}");
+        for team in Team::BOTH {
+            let fill = grey(Ink::light(team).rgb());
+            let mark = grey(Ink::dark(team).rgb());
+            assert!(fill - mark > 60.0, "{team}: {fill} {mark}");
+        }
+        assert_eq!(palette().len(), 11 + 22 * 7);
+        assert_eq!(&palette().colours()[..11], &INKS);
+    }
+}

@@ -1,0 +1,406 @@
+//! The search of §15.2: alpha–beta over turns with iterative deepening and
+//! a transposition table keyed by [`Position::key`]. Values are kept from
+//! A's side ([`Position::value`]): A maximises, B minimises, and a team
+//! whose opponent is out simply moves twice. A subtree that reached the
+//! end of the game on every line is *solved*; when the root is, the search
+//! stops. A solved root is the game's *exact* value only when every
+//! distinct turn was searched, not the pruned ones.
+
+use std::time::Instant;
+
+use super::action::{sign, Action, Kind};
+use super::position::{Position, OBJECT, TERRITORY};
+use crate::model::team::Team;
+
+/// How far one search may go.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Positions to visit at most (deterministic: the same answer on every
+    /// machine).
+    pub nodes: u64,
+    /// A wall-clock instant to stop at, if any (not deterministic).
+    pub deadline: Option<Instant>,
+    /// Search every distinct turn ([`Position::every_action`]) instead of
+    /// the pruned ones, when there are few enough.
+    pub every_action: bool,
+}
+
+/// What a search found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Found {
+    /// The best turn for the team to move.
+    pub action: Action,
+    /// Its value from A's side.
+    pub value: i64,
+    /// The depth of the last search completed (turns).
+    pub depth: u32,
+    /// Positions visited.
+    pub nodes: u64,
+    /// True when every line searched reached the end of the game.
+    pub solved: bool,
+    /// True when, moreover, every distinct turn was searched
+    /// ([`Position::every_action`]): the value is then the game's exact
+    /// result under best play.
+    pub exact: bool,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+struct Entry {
+    key: u64,
+    /// The value less the position's [`Position::accumulated`] part.
+    value: i64,
+    depth: u32,
+    bound: Bound,
+    best: Option<Action>,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum Bound {
+    #[default]
+    Exact,
+    Lower,
+    Upper,
+}
+
+/// The depth of an entry whose subtree reached the end everywhere: good
+/// for any depth.
+const SOLVED: u32 = u32::MAX;
+
+/// Entries of the transposition table (a power of two).
+const TABLE_SIZE: usize = 1 << 18;
+
+/// A searcher and its transposition table, kept from one search to the
+/// next of the same game.
+pub struct Searcher {
+    table: Vec<Entry>,
+    nodes: u64,
+    limits: Limits,
+    stopped: bool,
+    /// Some position of this game was searched over the pruned turns only
+    /// (its table's solved entries are then solved over those).
+    pruned: bool,
+}
+
+impl Default for Searcher {
+    fn default() -> Searcher {
+        Searcher::new()
+    }
+}
+
+impl Searcher {
+    /// A searcher with an empty table.
+    pub fn new() -> Searcher {
+        Searcher {
+            table: vec![Entry::default(); TABLE_SIZE],
+            nodes: 0,
+            limits: Limits {
+                nodes: 0,
+                deadline: None,
+                every_action: false,
+            },
+            stopped: false,
+            pruned: false,
+        }
+    }
+
+    /// Forgets every position (between games, whose keys do not mix).
+    pub fn clear(&mut self) {
+        self.table.fill(Entry::default());
+        self.pruned = false;
+    }
+
+    /// The best turn for the team to move in `position` within `limits`
+    /// (none when the game has ended).
+    pub fn best(&mut self, position: &Position, limits: Limits) -> Option<Found> {
+        if position.is_terminal() {
+            return None;
+        }
+        self.limits = limits;
+        self.nodes = 0;
+        self.stopped = false;
+        let actions = self.actions(position);
+        let mut found = Found {
+            action: *actions.first()?,
+            value: evaluate(position),
+            depth: 0,
+            nodes: 0,
+            solved: false,
+            exact: false,
+        };
+        for depth in 1.. {
+            let Some((action, value, solved)) = self.root(position, &actions, depth) else {
+                break;
+            };
+            found = Found {
+                action,
+                value,
+                depth,
+                nodes: self.nodes,
+                solved,
+                exact: solved && !self.pruned,
+            };
+            if solved || self.nodes >= self.limits.nodes {
+                break;
+            }
+        }
+        found.nodes = self.nodes;
+        Some(found)
+    }
+
+    /// The value of `position` searched `depth` turns deep (a position
+    /// after a turn, judged as the root's own turns were), within the
+    /// node budget of `limits`.
+    pub fn value_at(&mut self, position: &Position, depth: u32, limits: Limits) -> i64 {
+        self.limits = limits;
+        self.nodes = 0;
+        self.stopped = false;
+        self.search(position, depth, i64::MIN + 1, i64::MAX - 1).0
+    }
+
+    fn actions(&mut self, position: &Position) -> Vec<Action> {
+        let every = if self.limits.every_action {
+            position.every_action()
+        } else {
+            None
+        };
+        let mut actions = every.unwrap_or_else(|| {
+            self.pruned = true;
+            position.legal_actions()
+        });
+        order(position, &mut actions);
+        actions
+    }
+
+    /// One iteration at the root; none when stopped before the first turn
+    /// was searched to the end.
+    fn root(
+        &mut self,
+        position: &Position,
+        actions: &[Action],
+        depth: u32,
+    ) -> Option<(Action, i64, bool)> {
+        let maximise = position.to_move() == Team::A;
+        let mut ordered = actions.to_vec();
+        if let Some(best) = self.probe(position).and_then(|entry| entry.best) {
+            if let Some(at) = ordered.iter().position(|&action| action == best) {
+                ordered[..=at].rotate_right(1);
+            }
+        }
+        let (mut alpha, mut beta) = (i64::MIN + 1, i64::MAX - 1);
+        let mut best: Option<(Action, i64)> = None;
+        let mut exact = true;
+        for action in ordered {
+            let mut child = position.clone();
+            child.apply(&action);
+            let (value, child_exact) = self.search(&child, depth - 1, alpha, beta);
+            if self.stopped {
+                break;
+            }
+            exact &= child_exact;
+            let better = match best {
+                None => true,
+                Some((_, so_far)) => {
+                    if maximise {
+                        value > so_far
+                    } else {
+                        value < so_far
+                    }
+                }
+            };
+            if better {
+                best = Some((action, value));
+                if maximise {
+                    alpha = alpha.max(value);
+                } else {
+                    beta = beta.min(value);
+                }
+            }
+        }
+        if self.stopped {
+            return None;
+        }
+        let (action, value) = best?;
+        self.store(position, value, depth, Bound::Exact, Some(action), exact);
+        Some((action, value, exact))
+    }
+
+    /// The value of `position` searched `depth` turns deep within
+    /// `alpha..beta`, and whether it is exact.
+    fn search(
+        &mut self,
+        position: &Position,
+        depth: u32,
+        mut alpha: i64,
+        mut beta: i64,
+    ) -> (i64, bool) {
+        self.nodes += 1;
+        if position.is_terminal() {
+            return (position.value(), true);
+        }
+        if self.nodes >= self.limits.nodes
+            || (self.nodes.is_multiple_of(1024)
+                && self
+                    .limits
+                    .deadline
+                    .is_some_and(|deadline| Instant::now() >= deadline))
+        {
+            self.stopped = true;
+        }
+        if self.stopped || depth == 0 {
+            return (evaluate(position), false);
+        }
+        let mut hint = None;
+        if let Some(entry) = self.probe(position) {
+            if entry.depth >= depth {
+                let value = entry.value + position.accumulated();
+                let solved = entry.depth == SOLVED;
+                match entry.bound {
+                    Bound::Exact => return (value, solved),
+                    Bound::Lower if value >= beta => return (value, solved),
+                    Bound::Upper if value <= alpha => return (value, solved),
+                    _ => {}
+                }
+            }
+            hint = entry.best;
+        }
+        let mut actions = self.actions(position);
+        if let Some(best) = hint {
+            if let Some(at) = actions.iter().position(|&action| action == best) {
+                actions[..=at].rotate_right(1);
+            }
+        }
+        let maximise = position.to_move() == Team::A;
+        let (alpha0, beta0) = (alpha, beta);
+        let mut best_value = if maximise { i64::MIN } else { i64::MAX };
+        let mut best_action = None;
+        let mut exact = true;
+        for action in actions {
+            let mut child = position.clone();
+            child.apply(&action);
+            let (value, child_exact) = self.search(&child, depth - 1, alpha, beta);
+            exact &= child_exact;
+            if (maximise && value > best_value) || (!maximise && value < best_value) {
+                best_value = value;
+                best_action = Some(action);
+            }
+            if maximise {
+                alpha = alpha.max(value);
+            } else {
+                beta = beta.min(value);
+            }
+            if alpha >= beta || self.stopped {
+                break;
+            }
+        }
+        if self.stopped {
+            return (best_value, false);
+        }
+        let bound = if best_value <= alpha0 {
+            Bound::Upper
+        } else if best_value >= beta0 {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        self.store(position, best_value, depth, bound, best_action, exact);
+        (best_value, exact)
+    }
+
+    fn probe(&self, position: &Position) -> Option<Entry> {
+        let entry = self.table[slot(position.key())];
+        (entry.key == position.key() && entry.best.is_some()).then_some(entry)
+    }
+
+    fn store(
+        &mut self,
+        position: &Position,
+        value: i64,
+        depth: u32,
+        bound: Bound,
+        best: Option<Action>,
+        exact: bool,
+    ) {
+        let entry = &mut self.table[slot(position.key())];
+        let depth = if exact { SOLVED } else { depth };
+        if entry.key == position.key() && entry.depth > depth {
+            return;
+        }
+        *entry = Entry {
+            key: position.key(),
+            value: value - position.accumulated(),
+            depth,
+            bound,
+            best,
+        };
+    }
+}
+
+fn slot(key: u64) -> usize {
+    (key as usize) & (TABLE_SIZE - 1)
+}
+
+/// Puts the likeliest good turns first: claims, then cancels, then the
+/// objects they take; moves, then passes; the timeout last.
+fn order(position: &Position, actions: &mut [Action]) {
+    let score = |action: &Action| -> i64 {
+        let cells = action.cells().iter().zip(action.counts());
+        match action.kind {
+            Kind::Clear => {
+                let claims = cells
+                    .filter(|(&cell, &n)| position.count(usize::from(cell)) == n)
+                    .count() as i64;
+                claims * 1_000 + i64::from(action.objects())
+            }
+            Kind::Place => {
+                let cancels = action
+                    .cells()
+                    .iter()
+                    .filter(|&&cell| position.owner(usize::from(cell)).is_some())
+                    .count() as i64;
+                cancels * 900 + 50
+            }
+            Kind::Move => 20,
+            Kind::Pass => 0,
+            Kind::Timeout => -1,
+        }
+    };
+    actions.sort_by_key(|action| std::cmp::Reverse(score(action)));
+}
+
+/// A position's worth from A's side before its end: the standing
+/// ([`Position::value`]) and what each team can take next: cells it could
+/// claim from where it stands, and cells of its opponent it could cancel.
+pub fn evaluate(position: &Position) -> i64 {
+    let mut value = position.value();
+    for team in Team::BOTH {
+        if position.is_out(team) {
+            continue;
+        }
+        let Some(current) = position.current(team) else {
+            continue;
+        };
+        let room = position.capacity() - position.load(team);
+        let mut claimable = 0;
+        let mut near = 0;
+        let mut cancels = 0;
+        for next in position.neighbours(current) {
+            let count = position.count(next);
+            if count > 0 && count <= position.capacity() {
+                if count <= room {
+                    claimable += 1;
+                } else {
+                    near += 1;
+                }
+            }
+            if position.owner(next) == Some(team.other()) && position.stock(team) > 0 {
+                cancels += 1;
+            }
+        }
+        let worth = TERRITORY / 4 * claimable.min(3)
+            + TERRITORY / 8 * near.min(3)
+            + TERRITORY / 5 * cancels.min(position.stock(team)).min(2) as i64
+            + OBJECT * i64::from(position.load(team).min(room)) / 4;
+        value += sign(team) * worth;
+    }
+    value
+}

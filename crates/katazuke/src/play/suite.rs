@@ -1,0 +1,46 @@
+//! Seeded practice matches for measuring players: a field of 5 × 5 to
+//! 7 × 7 with 0 to 5 objects a cell, capacity 4 to 8, stock 2 to 4, the
+//! default clocks (120 s a team, 180 s a game), and three random start
+//! cells used in both games with the roles swapped. The same seed gives
+//! the same match on every machine.
+
+use super::arena::{GameSetup, MatchSetup};
+use super::random::{random_start, Seeded};
+use crate::model::field::Field;
+use crate::model::params::{Params, Stock, DEFAULT_GAME_TIME, DEFAULT_TEAM_TIME};
+
+/// The practice match of `seed`.
+pub fn practice_setup(seed: u64) -> MatchSetup {
+    let mut random = Seeded::new(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0x5EED);
+    let rows = 5 + random.below(3) as usize;
+    let columns = 5 + random.below(3) as usize;
+    let counts: Vec<Vec<u32>> = (0..rows)
+        .map(|_| {
+            (0..columns)
+                .map(|_| {
+                    if random.chance(10) {
+                        0
+                    } else {
+                        1 + random.below(5) as u32
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    let stock = 2 + random.below(3) as u32;
+    let params = Params {
+        field: Field::new(&counts).expect("5 to 7 rows and columns of 0 to 5 objects are a field"),
+        capacity: 4 + random.below(5) as u32,
+        stock: Stock {
+            first: stock,
+            second: stock,
+        },
+        team_time: DEFAULT_TEAM_TIME,
+        game_time: DEFAULT_GAME_TIME,
+    };
+    let cells = random_start(params.field.size(), &mut random);
+    MatchSetup {
+        params,
+        games: GameSetup::swapped_pair(cells),
+    }
+}

@@ -1,0 +1,153 @@
+//! Who meets whom: the format, the pairings in a fixed order, and the
+//! limits on a schedule's size.
+
+use std::fmt;
+use std::str::FromStr;
+
+use super::{Tournament, TournamentError};
+use crate::model::team::Team;
+
+/// The most matches a schedule may hold. The schedule, and on a resumed
+/// run every result, are kept in memory; a million matches is already
+/// days of play for programs that take a second a game.
+pub const MAX_MATCHES: usize = 1_000_000;
+
+/// The most entrants a tournament may have: its cross table has a cell
+/// for every two of them, and a column each when printed.
+pub const MAX_ENTRANTS: usize = 1_000;
+
+/// Who meets whom.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Format {
+    /// Every entrant against every other.
+    RoundRobin,
+    /// The first entrant against each of the others: a new player
+    /// measured against a set of known ones.
+    Gauntlet,
+}
+
+impl Format {
+    /// `round-robin` or `gauntlet`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Format::RoundRobin => "round-robin",
+            Format::Gauntlet => "gauntlet",
+        }
+    }
+
+    /// How many pairs of `entrants` meet.
+    fn pairs_among(self, entrants: usize) -> u128 {
+        let n = entrants as u128;
+        match self {
+            Format::RoundRobin => n * n.saturating_sub(1) / 2,
+            Format::Gauntlet => n.saturating_sub(1),
+        }
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Format {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Format, String> {
+        match text {
+            "round-robin" => Ok(Format::RoundRobin),
+            "gauntlet" => Ok(Format::Gauntlet),
+            _ => Err(format!(
+                "unknown tournament format {text:?}: round-robin or gauntlet"
+            )),
+        }
+    }
+}
+
+/// One match of the schedule: entrant `a` as team A against `b` as team B
+/// on field `field`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pairing {
+    /// Its place in the schedule, from 0.
+    pub index: usize,
+    /// Team A's entrant.
+    pub a: usize,
+    /// Team B's entrant.
+    pub b: usize,
+    /// The field, an index into [`Tournament::fields`].
+    pub field: usize,
+}
+
+impl Pairing {
+    /// The entrant playing `team`.
+    pub fn entrant(&self, team: Team) -> usize {
+        match team {
+            Team::A => self.a,
+            Team::B => self.b,
+        }
+    }
+}
+
+impl Tournament {
+    /// Every match to play, in a fixed order: field by field, and on each
+    /// field the pairs in entrant order, so that a run cut short has
+    /// played every pair about equally often. Refused when there would be
+    /// more than [`MAX_MATCHES`].
+    pub fn schedule(&self) -> Result<Vec<Pairing>, TournamentError> {
+        let matches = self.check_size()?;
+        let pairs = self.pairs();
+        let mut schedule = Vec::with_capacity(matches);
+        for field in 0..self.fields.len() {
+            for &(earlier, later) in &pairs {
+                let (a, b) = if field % 2 == 0 {
+                    (earlier, later)
+                } else {
+                    (later, earlier)
+                };
+                schedule.push(Pairing {
+                    index: schedule.len(),
+                    a,
+                    b,
+                    field,
+                });
+            }
+        }
+        Ok(schedule)
+    }
+
+    /// The number of matches, if it is within [`MAX_MATCHES`] and the
+    /// entrants within [`MAX_ENTRANTS`]: counted before anything the size
+    /// of the schedule is made.
+    pub(super) fn check_size(&self) -> Result<usize, TournamentError> {
+        let (entrants, fields) = (self.entrants.len(), self.fields.len());
+        let matches = self.format.pairs_among(entrants) * fields as u128;
+        if matches > MAX_MATCHES as u128 {
+            return Err(TournamentError::Setup(format!(
+                "a {} of {entrants} entrants on {fields} field{} is {matches} matches; \
+                 a tournament may have at most {MAX_MATCHES} (fewer entrants or fields)",
+                self.format,
+                if fields == 1 { "" } else { "s" },
+            )));
+        }
+        if entrants > MAX_ENTRANTS {
+            return Err(TournamentError::Setup(format!(
+                "{entrants} entrants: a tournament may have at most {MAX_ENTRANTS} \
+                 (its cross table has a row and a column for each)"
+            )));
+        }
+        // Within MAX_MATCHES, so within usize.
+        Ok(matches as usize)
+    }
+
+    /// The pairs that meet, the earlier entrant first.
+    pub(super) fn pairs(&self) -> Vec<(usize, usize)> {
+        let n = self.entrants.len();
+        match self.format {
+            Format::RoundRobin => (0..n)
+                .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
+                .collect(),
+            Format::Gauntlet => (1..n).map(|j| (0, j)).collect(),
+        }
+    }
+}

@@ -1,0 +1,441 @@
+//! The tournament as its callers meet it: schedules, results files
+//! written, resumed and refused, and standings.
+
+use std::time::Duration;
+
+use super::standings::{short_name, NAME_CHARS};
+use super::*;
+use crate::play::arena::OnIllegal;
+use crate::play::elo::{Elo, Score};
+use crate::play::player::Clock;
+use crate::play::suite::practice_setup;
+
+/// Fast and reproducible: the virtual clock, and thinking bounded so
+/// generously that the built-in search stops by its node count, never
+/// by the wall clock of a busy test machine.
+fn tiny(format: Format) -> Tournament {
+    Tournament {
+        entrants: ["builtin:random", "builtin:greedy", "builtin:1"]
+            .iter()
+            .map(|name| PlayerSpec::parse(name).expect("a built-in player"))
+            .collect(),
+        fields: vec![practice_setup(1), practice_setup(2)],
+        format,
+        options: PlayOptions {
+            clock: Clock::Virtual,
+            think: Duration::from_secs(600),
+            illegal: OnIllegal::Pass,
+        },
+        seed: 7,
+    }
+}
+
+fn lines(path: &Path) -> Vec<String> {
+    fs::read_to_string(path)
+        .expect("the results file")
+        .lines()
+        .map(String::from)
+        .collect()
+}
+
+#[test]
+fn round_robins_and_gauntlets_are_scheduled_fairly() {
+    let round_robin = tiny(Format::RoundRobin).schedule().expect("small");
+    // 3 pairs on each of 2 fields.
+    assert_eq!(round_robin.len(), 6);
+    assert!(round_robin.iter().enumerate().all(|(i, p)| p.index == i));
+    let on = |field: usize| -> Vec<(usize, usize)> {
+        round_robin
+            .iter()
+            .filter(|p| p.field == field)
+            .map(|p| (p.a, p.b))
+            .collect()
+    };
+    assert_eq!(on(0), [(0, 1), (0, 2), (1, 2)]);
+    assert_eq!(on(1), [(1, 0), (2, 0), (2, 1)]);
+    let gauntlet = tiny(Format::Gauntlet).schedule().expect("small");
+    let pairs: Vec<(usize, usize, usize)> = gauntlet.iter().map(|p| (p.a, p.b, p.field)).collect();
+    assert_eq!(pairs, [(0, 1, 0), (0, 2, 0), (1, 0, 1), (2, 0, 1)]);
+    for format in [Format::RoundRobin, Format::Gauntlet] {
+        assert_eq!(format.name().parse(), Ok(format));
+    }
+    assert!("swiss".parse::<Format>().is_err());
+}
+
+#[test]
+fn a_round_robin_is_played_and_written_down() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let results = dir.path().join("results.jsonl");
+    let records = dir.path().join("records");
+    let tournament = tiny(Format::RoundRobin);
+    let mut seen = Vec::new();
+    let standings = tournament
+        .run(&results, 2, Some(&records), &mut |outcome| {
+            seen.push(outcome.pairing)
+        })
+        .expect("the tournament is played");
+    seen.sort_unstable();
+    assert_eq!(seen, [0, 1, 2, 3, 4, 5]);
+
+    let lines = lines(&results);
+    assert_eq!(lines.len(), 1 + 6);
+    let header: serde_json::Value = serde_json::from_str(&lines[0]).expect("a JSON header");
+    assert_eq!(header["entrants"][2], "builtin:1");
+    assert_eq!(header["clock"], "virtual");
+    let schedule = tournament.schedule().expect("small");
+    for line in &lines[1..] {
+        let outcome: MatchOutcome = serde_json::from_str(line).expect("a result line");
+        let pairing = schedule[outcome.pairing];
+        assert_eq!(outcome.a, tournament.entrants[pairing.a].to_string());
+        assert_eq!(outcome.field, pairing.field);
+        assert!(outcome.wins.a + outcome.wins.b <= 2);
+        assert!(outcome.turns > 0);
+        assert_eq!(outcome.winner.is_some(), outcome.criterion.is_some());
+        let record = fs::read(records.join(format!("match-{}.ktz", outcome.pairing)))
+            .expect("the match's record");
+        let mut result = None;
+        let verdict = read(&record, Policy::Strict, |r| {
+            result = result.or(MatchResult::of(&r.event))
+        });
+        assert_eq!(verdict.error, None);
+        let result = result.expect("the record's result");
+        assert_eq!((result.winner, result.wins), (outcome.winner, outcome.wins));
+        // builtin:1 beats builtin:random every time.
+        for team in Team::BOTH {
+            if pairing.entrant(team) == 2 && pairing.entrant(team.other()) == 0 {
+                assert_eq!(outcome.winner, Some(team), "{line}");
+            }
+        }
+    }
+
+    assert_eq!(standings.rows.len(), 3);
+    assert!(standings.rows.iter().all(|row| row.matches.total() == 4));
+    let total: f64 = standings.rows.iter().map(|row| row.points).sum();
+    assert_eq!(total, 6.0);
+    let random = standings
+        .rows
+        .iter()
+        .position(|row| row.name == "builtin:random");
+    let level_1 = standings
+        .rows
+        .iter()
+        .position(|row| row.name == "builtin:1");
+    let (random, level_1) = (random.expect("a row"), level_1.expect("a row"));
+    assert!(level_1 < random);
+    assert_eq!(
+        standings.cross[level_1][random],
+        Some(Versus {
+            points: 2.0,
+            matches: 2
+        })
+    );
+    assert_eq!(standings.cross[random][random], None);
+    let table = standings.table();
+    assert!(table.contains("builtin:greedy"), "{table}");
+    assert!(
+        table
+            .lines()
+            .next()
+            .unwrap_or_default()
+            .starts_with("Rank  Name"),
+        "{table}"
+    );
+}
+
+#[test]
+fn a_run_cut_short_resumes_to_the_same_standings() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let tournament = tiny(Format::RoundRobin);
+    let fresh_path = dir.path().join("fresh.jsonl");
+    let fresh = tournament
+        .run(&fresh_path, 2, None, &mut |_| {})
+        .expect("the fresh run");
+
+    // Killed after two matches, in the middle of writing a third.
+    let cut_path = dir.path().join("cut.jsonl");
+    let kept = lines(&fresh_path);
+    let third = &kept[3];
+    let cut = format!(
+        "{}\n{}\n{}\n{}",
+        kept[0],
+        kept[1],
+        kept[2],
+        &third[..third.len() / 2]
+    );
+    fs::write(&cut_path, cut).expect("the cut file");
+    let session = tournament.open(&cut_path, None).expect("readable");
+    assert_eq!(session.finished().len(), 2);
+    drop(session);
+
+    let mut replayed = 0;
+    let resumed = tournament
+        .run(&cut_path, 1, None, &mut |_| replayed += 1)
+        .expect("the resumed run");
+    assert_eq!(replayed, 4);
+    assert_eq!(resumed, fresh);
+    assert_eq!(resumed.table(), fresh.table());
+    let resumed_lines = lines(&cut_path);
+    assert_eq!(resumed_lines.len(), 1 + 6);
+    assert!(resumed_lines[1..]
+        .iter()
+        .all(|line| serde_json::from_str::<MatchOutcome>(line).is_ok()));
+    let mut fresh_lines = kept;
+    let mut resumed_lines = resumed_lines;
+    fresh_lines.sort();
+    resumed_lines.sort();
+    assert_eq!(resumed_lines, fresh_lines);
+
+    // Nothing left to play: the same standings again, file unchanged.
+    let again = tournament
+        .run(&cut_path, 2, None, &mut |_| panic!("nothing to play"))
+        .expect("the finished run");
+    assert_eq!(again, fresh);
+    assert_eq!(lines(&cut_path).len(), 7);
+}
+
+#[test]
+fn another_tournaments_results_are_refused() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let results = dir.path().join("other.jsonl");
+    let mut other = tiny(Format::Gauntlet);
+    other.fields.truncate(1);
+    other.entrants.truncate(2);
+    other
+        .run(&results, 1, None, &mut |_| {})
+        .expect("the other tournament");
+    let before = fs::read(&results).expect("its results");
+
+    let error = tiny(Format::RoundRobin)
+        .run(&results, 1, None, &mut |_| panic!("nothing is played"))
+        .expect_err("another tournament's file");
+    let message = error.to_string();
+    assert!(
+        matches!(error, TournamentError::Foreign { .. }),
+        "{message}"
+    );
+    assert!(message.contains("other.jsonl"), "{message}");
+    assert!(
+        message.contains("format \"gauntlet\" there, \"round-robin\" here"),
+        "{message}"
+    );
+    assert!(message.contains("delete"), "{message}");
+    assert_eq!(fs::read(&results).expect("its results"), before);
+
+    fs::write(&results, "not a results file\n").expect("a stray file");
+    let round_robin = tiny(Format::RoundRobin);
+    let message = round_robin
+        .open(&results, None)
+        .err()
+        .expect("a stray file")
+        .to_string();
+    assert!(message.contains("not a tournament's header"), "{message}");
+}
+
+#[test]
+fn a_header_cut_short_starts_afresh_and_a_damaged_line_is_reported() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let results = dir.path().join("results.jsonl");
+    let mut tournament = tiny(Format::Gauntlet);
+    tournament.fields.truncate(1);
+    tournament.entrants.truncate(2);
+    let header = json_line(&tournament.header());
+    fs::write(&results, &header[..10]).expect("a cut header");
+    tournament
+        .run(&results, 1, None, &mut |_| {})
+        .expect("played afresh");
+    let written = lines(&results);
+    assert_eq!((written.len(), written[0].as_str()), (2, header.trim_end()));
+
+    fs::write(&results, format!("{header}{{\"pairing\": 0}}\n")).expect("a bad line");
+    let message = tournament
+        .open(&results, None)
+        .err()
+        .expect("a bad line")
+        .to_string();
+    assert!(
+        message.contains("results.jsonl line 2: not a match's result"),
+        "{message}"
+    );
+}
+
+#[test]
+fn unplayable_tournaments_are_refused_before_any_match() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let results = dir.path().join("results.jsonl");
+    let refused = |tournament: Tournament| -> String {
+        match tournament.run(&results, 1, None, &mut |_| panic!("nothing is played")) {
+            Err(TournamentError::Setup(problem)) => problem,
+            other => panic!("expected a refusal, found {other:?}"),
+        }
+    };
+    let mut alone = tiny(Format::RoundRobin);
+    alone.entrants.truncate(1);
+    assert!(refused(alone).contains("two entrants"));
+    let mut twice = tiny(Format::RoundRobin);
+    twice.entrants[2] = PlayerSpec::Random;
+    assert!(refused(twice).contains("builtin:random is an entrant twice"));
+    let mut human = tiny(Format::RoundRobin);
+    human.entrants[0] = PlayerSpec::Human;
+    assert!(refused(human).contains("human"));
+    let mut same_first = tiny(Format::RoundRobin);
+    same_first.fields[1].games[1].first = same_first.fields[1].games[0].first;
+    assert!(refused(same_first).starts_with("field 1 cannot be played"));
+    assert!(!results.exists());
+}
+
+#[test]
+fn standings_rank_by_share_and_cross_table_by_rank() {
+    let tournament = tiny(Format::Gauntlet);
+    let schedule = tournament.schedule().expect("small");
+    let outcome = |pairing: usize, winner: Option<Team>| {
+        let p = schedule[pairing];
+        MatchOutcome {
+            pairing,
+            field: p.field,
+            a: tournament.entrants[p.a].to_string(),
+            b: tournament.entrants[p.b].to_string(),
+            winner,
+            criterion: winner.map(|_| 2),
+            wins: PerTeam { a: 1, b: 1 },
+            territory: PerTeam { a: 10, b: 9 },
+            objects: PerTeam { a: 5, b: 5 },
+            time_used: PerTeam { a: 1_000, b: 2_000 },
+            turns: 10,
+        }
+    };
+    // Gauntlet: 0–1 and 0–2 on field 0 (0 is A), 1–0 and 2–0 on
+    // field 1 (0 is B). Entrant 0 wins three and leaves one level.
+    let outcomes = [
+        outcome(0, Some(Team::A)),
+        outcome(1, Some(Team::A)),
+        outcome(2, Some(Team::B)),
+        outcome(3, None),
+    ];
+    let standings = tournament.standings(&schedule, &outcomes);
+    let mut reversed = outcomes.clone();
+    reversed.reverse();
+    assert_eq!(tournament.standings(&schedule, &reversed), standings);
+    let order: Vec<usize> = standings.rows.iter().map(|row| row.entrant).collect();
+    // Entrant 2 scored ½ of 2, entrant 1 nothing.
+    assert_eq!(order, [0, 2, 1]);
+    assert_eq!(standings.rows[0].points, 3.5);
+    assert_eq!(
+        standings.rows[0].matches,
+        Score {
+            wins: 3,
+            draws: 1,
+            losses: 0
+        }
+    );
+    assert_eq!(
+        standings.rows[0].games,
+        Score {
+            wins: 4,
+            draws: 0,
+            losses: 4
+        }
+    );
+    assert_eq!(standings.rows[0].time_used, 6_000);
+    assert_eq!(standings.rows[2].elo, Elo::AllLost);
+    assert_eq!(
+        standings.cross[1][0],
+        Some(Versus {
+            points: 0.5,
+            matches: 2
+        })
+    );
+    assert_eq!(standings.cross[1][2], None);
+    let table = standings.table();
+    assert!(
+        table.contains("\n   2  builtin:1       0.5/2      -    -\n"),
+        "{table}"
+    );
+}
+
+#[test]
+fn schedules_are_refused_just_past_their_limits() {
+    let mut large = tiny(Format::RoundRobin);
+    large.entrants = (0..MAX_ENTRANTS)
+        .map(|i| PlayerSpec::parse(&format!("player-{i}")).expect("a program"))
+        .collect();
+    // 1000 entrants meet in 499,500 pairs.
+    large.fields = vec![practice_setup(1); 2];
+    assert_eq!(large.schedule().expect("999,000 matches").len(), 999_000);
+    large.fields.push(practice_setup(3));
+    let refused = large.schedule().expect_err("1,498,500 matches");
+    assert!(
+        refused.to_string().contains("is 1498500 matches"),
+        "{refused}"
+    );
+
+    large.format = Format::Gauntlet;
+    assert_eq!(large.schedule().expect("2,997 matches").len(), 2_997);
+    large
+        .entrants
+        .push(PlayerSpec::parse("one more").expect("a program"));
+    let refused = large.schedule().expect_err("1,001 entrants");
+    assert!(
+        refused.to_string().starts_with("1001 entrants"),
+        "{refused}"
+    );
+}
+
+#[test]
+fn jobs_out_of_bounds_are_refused_before_the_file_is_made() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let results = dir.path().join("results.jsonl");
+    for jobs in [0, MAX_JOBS + 1] {
+        let error = tiny(Format::RoundRobin)
+            .run(&results, jobs, None, &mut |_| panic!("nothing is played"))
+            .expect_err("too many or no jobs");
+        assert!(error.to_string().ends_with(": 1 to 256"), "{error}");
+    }
+    assert!(!results.exists());
+}
+
+#[test]
+fn a_last_line_cut_inside_a_character_is_dropped_and_crlf_lines_are_read() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let results = dir.path().join("results.jsonl");
+    let mut tournament = tiny(Format::Gauntlet);
+    tournament.entrants = ["片付け 1", "片付け 2"]
+        .iter()
+        .map(|name| PlayerSpec::parse(name).expect("a program"))
+        .collect();
+    let level = |pairing: usize| MatchOutcome {
+        pairing,
+        field: pairing,
+        a: tournament.entrants[pairing].to_string(),
+        b: tournament.entrants[1 - pairing].to_string(),
+        winner: None,
+        criterion: None,
+        wins: PerTeam { a: 0, b: 0 },
+        territory: PerTeam { a: 3, b: 3 },
+        objects: PerTeam { a: 0, b: 0 },
+        time_used: PerTeam { a: 0, b: 0 },
+        turns: 0,
+    };
+    let kept = json_line(&tournament.header()) + &json_line(&level(0));
+    let cut = json_line(&level(1));
+    // One byte into the three of 付.
+    let inside = cut.find('付').expect("a name") + 1;
+    let crlf = kept.replace('\n', "\r\n");
+    let bytes = [crlf.as_bytes(), &cut.as_bytes()[..inside]].concat();
+    assert!(String::from_utf8(bytes.clone()).is_err());
+    fs::write(&results, bytes).expect("a cut file");
+    let session = tournament.open(&results, None).expect("readable");
+    assert_eq!(session.finished(), [level(0)]);
+    assert_eq!(session.total(), 2);
+    drop(session);
+    assert_eq!(fs::read_to_string(&results).expect("the file"), crlf);
+}
+
+#[test]
+fn long_names_keep_both_ends() {
+    let name = "python3 /home/someone/players/katazuke/alpha.py --level 4";
+    let short = short_name(name);
+    assert_eq!(short.chars().count(), NAME_CHARS);
+    assert!(short.starts_with("python3 /"), "{short}");
+    assert!(short.ends_with("alpha.py --level 4"), "{short}");
+    assert_eq!(short_name("builtin:1"), "builtin:1");
+}

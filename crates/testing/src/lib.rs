@@ -1,0 +1,12 @@
+//! What the integration tests of both tools share, so that each crate's
+//! `tests/common/` holds only its own fixtures: running a binary as a user
+//! would ([`run_in`]), what it left behind ([`files_in`]), real pipes,
+//! FIFOs and signals ([`unix`]) and pictures compared pixel for pixel with
+//! the golden PNGs of a crate's `frames/` folder ([`golden`]).
+
+pub mod golden;
+mod run;
+#[cfg(unix)]
+pub mod unix;
+
+pub use run::{files_in, run_in, Run};
