@@ -5,9 +5,9 @@
 //! coverage-guided) and the seeded stable run that CI does
 //! (`crates/shubbles/tests/fuzz.rs`).
 
-use shubbles::batch::Batch;
-use shubbles::formats::event_log::{read_event_log, write_event_log};
+use shubbles::Batch;
 use shubbles::Scenario;
+use shubbles::{read_event_log, write_event_log};
 
 /// A target: any bytes in; a panic is a finding.
 pub type Target = fn(&[u8]);
@@ -45,7 +45,7 @@ pub fn event_log(data: &[u8]) {
     let Ok(log) = read_event_log(data) else {
         return;
     };
-    assert_eq!(log.records, log.scenario.events().collect::<Vec<_>>());
+    assert_eq!(log.entries, log.scenario.events().collect::<Vec<_>>());
     let mut written = Vec::new();
     write_event_log(&log.scenario, &mut written).expect("in memory");
     let again = read_event_log(written.as_slice()).expect("a log it wrote reads back");

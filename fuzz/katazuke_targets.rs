@@ -4,11 +4,11 @@
 //! by the cargo-fuzz harness (`fuzz_targets/`, nightly, coverage-guided)
 //! and the seeded stable run that CI does (`crates/katazuke/tests/fuzz.rs`).
 
-use katazuke::formats::event_log::read_events;
-use katazuke::log::format::format;
-use katazuke::log::reader::{read, Verdict};
-use katazuke::model::event::Record;
-use katazuke::rules::game::Policy;
+use katazuke::canonical;
+use katazuke::read_events;
+use katazuke::Entry;
+use katazuke::Policy;
+use katazuke::{read, Verdict};
 
 /// A target: any bytes in; a panic is a finding.
 pub type Target = fn(&[u8]);
@@ -17,10 +17,10 @@ pub type Target = fn(&[u8]);
 pub const TARGETS: [(&str, Target); 2] = [("match_log", match_log), ("match_events", match_events)];
 
 /// Referees `text` under `policy`: the verdict and every event on the way.
-fn refereed(text: &[u8], policy: Policy) -> (Verdict, Vec<Record>) {
-    let mut records = Vec::new();
-    let verdict = read(text, policy, |record| records.push(record.clone()));
-    (verdict, records)
+fn refereed(text: &[u8], policy: Policy) -> (Verdict, Vec<Entry>) {
+    let mut entries = Vec::new();
+    let verdict = read(text, policy, |entry| entries.push(entry.clone()));
+    (verdict, entries)
 }
 
 /// What a verdict says, without where: `fmt` moves lines, so line and
@@ -29,7 +29,7 @@ fn said(verdict: &Verdict) -> (u8, Vec<String>, Vec<String>, Vec<String>) {
     let codes = |diagnostics: &[_]| -> Vec<String> {
         diagnostics
             .iter()
-            .map(|d: &katazuke::log::reader::Diagnostic| format!("{:?}", d.code))
+            .map(|d: &katazuke::Diagnostic| format!("{:?}", d.code))
             .collect()
     };
     (
@@ -51,27 +51,24 @@ pub fn match_log(data: &[u8]) {
     for policy in [Policy::Strict, Policy::Pass] {
         checked.push((policy, refereed(data, policy)));
     }
-    if let Ok(formatted) = format(data) {
-        let again = format(formatted.as_bytes()).expect("a formatted log formats again");
+    if let Ok(formatted) = canonical(data) {
+        let again = canonical(formatted.as_bytes()).expect("a formatted log formats again");
         assert_eq!(again, formatted, "fmt is idempotent");
-        for (policy, (verdict, records)) in &checked {
+        for (policy, (verdict, entries)) in &checked {
             let (verdict_formatted, records_formatted) = refereed(formatted.as_bytes(), *policy);
             assert_eq!(
                 said(&verdict_formatted),
                 said(verdict),
                 "fmt keeps the verdict"
             );
-            assert_eq!(&records_formatted, records, "fmt keeps the events");
+            assert_eq!(&records_formatted, entries, "fmt keeps the events");
         }
     }
-    let (verdict, records) = &checked[0].1;
+    let (verdict, entries) = &checked[0].1;
     if verdict.error.is_none() {
-        let lines: String = records
-            .iter()
-            .map(|record| record.to_json() + "\n")
-            .collect();
+        let lines: String = entries.iter().map(|entry| entry.to_json() + "\n").collect();
         let reread = read_events(lines.as_bytes()).expect("the referee's events read back");
-        assert_eq!(&reread, records, "events re-read equal the referee's");
+        assert_eq!(&reread, entries, "events re-read equal the referee's");
     }
 }
 
@@ -79,13 +76,10 @@ pub fn match_log(data: &[u8]) {
 /// its turns makes it again, so whatever is accepted writes back, record by
 /// record, to a log that reads as the same records.
 pub fn match_events(data: &[u8]) {
-    if let Ok(records) = read_events(data) {
-        let lines: String = records
-            .iter()
-            .map(|record| record.to_json() + "\n")
-            .collect();
+    if let Ok(entries) = read_events(data) {
+        let lines: String = entries.iter().map(|entry| entry.to_json() + "\n").collect();
         let reread =
             read_events(lines.as_bytes()).expect("accepted events written back read again");
-        assert_eq!(reread, records);
+        assert_eq!(reread, entries);
     }
 }

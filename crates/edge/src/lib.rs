@@ -1,18 +1,33 @@
 //! What the `shubbles` and `katazuke` tools share where they meet the
 //! user's system, and nothing of either game:
 //!
-//! - [`text_input`]: text read line by line with a bound on its size, so
-//!   that a huge or endless input is refused instead of filling memory;
-//! - [`printable`]: text from a user or a program made safe to show on a
-//!   terminal (control and invisible characters become `?`);
-//! - [`run_lock`]: one run at a time per output, held by the operating
+//! - text read line by line with a bound on its size ([`BoundedLines`]),
+//!   so that a huge or endless input is refused instead of filling memory;
+//! - text from a user or a program made safe to show on a terminal
+//!   ([`printable`]: control and invisible characters become `?`);
+//! - one run at a time per output ([`RunLock`]), held by the operating
 //!   system so that it ends with the process;
-//! - [`cli`] (with the `cli` feature): arguments with one-line errors, how
-//!   a command ends (message and exit status), output files written whole
-//!   or not at all, standard output and error, and signals.
+//! - with the `cli` feature: arguments with one-line errors
+//!   (`parse_arguments`), how a command ends (`Ending`: message and exit
+//!   status), output files written whole or not at all (`write_output`),
+//!   standard output and error (`print`, `say`), and signals.
+//!
+//! The modules are private: what a caller uses is re-exported here.
 
 #[cfg(feature = "cli")]
-pub mod cli;
-pub mod printable;
-pub mod run_lock;
-pub mod text_input;
+mod cli;
+mod printable;
+mod run_lock;
+mod text_input;
+
+#[cfg(feature = "cli")]
+pub use cli::{
+    also_on_signals, check_extension, check_writable, duration_in_words, is_broken_pipe,
+    is_standard_output, parse_arguments, print, remove_unfinished_files_on_signals, say,
+    say_partial, size_in_words, write_file, write_output, Ending, Saying,
+};
+pub use printable::{printable, printable_lines};
+pub use run_lock::{LockError, RunLock};
+pub use text_input::{
+    BadLine, BoundedLines, LineError, BYTE_ORDER_MARK, MAX_INPUT_BYTES, MAX_LINE_BYTES,
+};

@@ -34,7 +34,7 @@ pub fn is_unprintable(c: char) -> bool {
         )
 }
 
-/// `text` with every unprintable character (see [`is_unprintable`])
+/// `text` with every unprintable character (see `is_unprintable`)
 /// replaced by `?`; borrowed when there is none, as is almost always so.
 pub fn printable(text: &str) -> Cow<'_, str> {
     if !text.chars().any(is_unprintable) {

@@ -6,12 +6,12 @@ use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
-use katazuke::draw::animation::{write_replay, ReplayOptions};
-use katazuke::log::reader::read;
-use katazuke::model::field::Field;
-use katazuke::model::params::{Params, Stock};
-use katazuke::play::random::{random_match, Seeded};
-use katazuke::rules::game::Policy;
+use katazuke::read;
+use katazuke::Field;
+use katazuke::Policy;
+use katazuke::{random_match, Seeded};
+use katazuke::{write_replay, ReplayOptions};
+use katazuke::{Params, Stock};
 
 /// A random legal match on a field of `rows` by `columns` with the clocks
 /// given, without overruns: as `examples/random_match.rs` makes it.
@@ -36,7 +36,7 @@ fn long_match(rows: u64, columns: u64, seed: u64, team_s: u64, game_s: u64) -> S
 fn turns(log: &str) -> u64 {
     let mut turns = 0;
     let verdict = read(log.as_bytes(), Policy::Strict, |record| {
-        if matches!(record.event, katazuke::model::event::Event::TurnEnd { .. }) {
+        if matches!(record.event, katazuke::Event::TurnEnd { .. }) {
             turns += 1;
         }
     });

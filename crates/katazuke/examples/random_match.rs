@@ -6,9 +6,9 @@
 //! 6, stock 3, the clocks given in seconds, and MISHAPS turns in a
 //! thousand that overrun or time out.
 
-use katazuke::model::field::Field;
-use katazuke::model::params::{Params, Stock};
-use katazuke::play::random::{random_match, Seeded};
+use katazuke::Field;
+use katazuke::{random_match, Seeded};
+use katazuke::{Params, Stock};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<u64> = std::env::args()

@@ -5,14 +5,14 @@
 //!
 //! `cargo run --example referee_in_code` (add `-- --log` to see the log).
 
-use katazuke::formats::report::{report_text, Results};
-use katazuke::log::reader::read;
-use katazuke::log::record::{GameRecord, MatchRecord};
-use katazuke::model::field::{Cell, Field};
-use katazuke::model::params::{Params, Stock};
-use katazuke::model::team::{PerTeam, Team};
-use katazuke::model::turn::{Item, Play, Step, Turn};
-use katazuke::rules::game::Policy;
+use katazuke::read;
+use katazuke::Policy;
+use katazuke::{report_text, Results};
+use katazuke::{Cell, Field};
+use katazuke::{GameRecord, MatchRecord};
+use katazuke::{Item, Play, Step, Turn};
+use katazuke::{Params, Stock};
+use katazuke::{PerTeam, Team};
 
 fn cell(name: &str) -> Cell {
     Cell::parse(name).expect("a cell name")

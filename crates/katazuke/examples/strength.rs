@@ -10,20 +10,20 @@
 
 use std::time::{Duration, Instant};
 
-use katazuke::engine::cost::CostModel;
-use katazuke::engine::position::Position;
-use katazuke::engine::search::{Limits, Searcher};
-use katazuke::log::reader::read;
-use katazuke::model::event::Event;
-use katazuke::model::state::GameState;
-use katazuke::model::team::{PerTeam, Team};
-use katazuke::play::arena::{play_match, PlayOptions};
-use katazuke::play::player::{
+use katazuke::practice_setup;
+use katazuke::read;
+use katazuke::CostModel;
+use katazuke::Event;
+use katazuke::GameState;
+use katazuke::MatchResult;
+use katazuke::Policy;
+use katazuke::Position;
+use katazuke::{play_match, PlayOptions};
+use katazuke::{
     Clock, ComputerPlayer, GreedyPlayer, Player, RandomPlayer, DEFAULT_LEVEL, LEVEL_NODES,
 };
-use katazuke::play::suite::practice_setup;
-use katazuke::rules::game::Policy;
-use katazuke::rules::outcome::MatchResult;
+use katazuke::{Limits, Searcher};
+use katazuke::{PerTeam, Team};
 use rayon::prelude::*;
 
 fn opponent(name: &str, seed: u64) -> Result<Box<dyn Player + Send>, String> {

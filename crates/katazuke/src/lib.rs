@@ -1,27 +1,95 @@
 //! 片付けマス (Katazuke-masu), the two-team territory game of
-//! KATAZUKE.md: a referee of match logs, its replay GIF, and matches played
-//! between programs and a computer player.
+//! `docs/KATAZUKE.md`: a referee of match logs, its replay GIF, and matches
+//! played between programs and a computer player.
 //!
-//! The stages, each knowing nothing of the ones after it: [`model`]
-//! (teams, the field, parameters, turns, events, a game's state as a fold
-//! over them), [`rules`] (a game refereed turn by turn into events; the
-//! match decided), [`log`] (the `.ktz` format read and referee'd from the
-//! top, and written back canonically), [`formats`] and [`draw`] (text and
-//! pictures of the events), [`engine`] (the computer player's positions and
-//! search) and [`play`] (matches played as they are refereed, and
-//! tournaments).
+//! The engine is event-sourced, in stages that each know nothing of the
+//! ones after it: the vocabulary (teams, the field, [`Params`], [`Turn`]s,
+//! [`Event`]s, a [`GameState`] as a fold over them, a [`MatchSetup`]), the
+//! rules (a [`GameReferee`] referees a game turn by turn into events; a
+//! [`MatchResult`] decides the match; [`Frames`] are derived from the
+//! events), the `.ktz` log ([`read`] referees a log from the top and hands
+//! every [`Entry`] to a [`Sink`] as it is found; [`canonical`] rewrites
+//! it), text and pictures of the events ([`report_text`], [`board`],
+//! [`write_replay`]), the computer player's engine ([`Position`],
+//! [`Searcher`]) and matches played as they are refereed ([`play_match`],
+//! [`Tournament`]). The modules are private: what a caller uses is
+//! re-exported here.
+//!
+//! ```
+//! use katazuke::{read, Policy};
+//!
+//! let log = b"katazuke 1\ncapacity: 4\nstock: 1\nfield:\n  1 2\n  2 1\n";
+//! let verdict = read(log, Policy::Strict, |_| {});
+//! // A header alone is no match: the games are missing (§10.2).
+//! assert_eq!(verdict.exit_status(), 2);
+//! ```
 
-pub mod draw;
-pub mod engine;
-pub mod formats;
-pub mod log;
-pub mod model;
-pub mod play;
-pub mod rules;
+mod draw;
+mod engine;
+mod formats;
+mod log;
+mod model;
+mod play;
+mod rules;
 
 /// How the hidden temporary files that `katazuke` writes beside its outputs
 /// begin (`.katazuke-XXXXXX.tmp`, renamed over the output when complete).
 pub const TEMPORARY_PREFIX: &str = ".katazuke-";
+
+// The vocabulary.
+pub use model::code::{Code, Severity};
+pub use model::event::{Entry, Event, GameStart, HeaderParams, MatchStart};
+pub use model::field::{Cell, CellNameError, Field, FieldError, Size, MAX_COUNT};
+pub use model::params::{
+    ParamError, Params, Stock, CAPACITIES, DEFAULT_GAME_TIME, DEFAULT_TEAM_TIME, GAME_TIMES,
+    STOCKS, TEAM_TIMES,
+};
+pub use model::setup::{GameSetup, MatchSetup, Setup, SetupProblem};
+pub use model::state::GameState;
+pub use model::team::{PerTeam, Role, Team};
+pub use model::turn::{ClockTime, Item, Play, Seconds, Step, Turn};
+
+// The rules.
+pub use rules::frames::{Effect, Frame, FrameFold, FrameKind, Frames, TurnSummary};
+pub use rules::game::{GameReferee, Policy};
+pub use rules::legality::Violation;
+pub use rules::result::{GameResult, MatchResult, CRITERIA};
+
+// The `.ktz` log.
+pub use log::canonical::{canonical, write_canonical, CanonicalError};
+pub use log::reader::{
+    read, read_into, read_setup, read_unfinished, read_unfinished_into, Diagnostic, Handlers, Sink,
+    Tally, Verdict,
+};
+pub use log::record::{GameRecord, MatchRecord};
+
+// Text and pictures of the events.
+pub use draw::animation::{write_replay, write_replay_streamed, CanvasFit, ReplayOptions};
+pub use draw::renderer::{DrawOptions, Renderer};
+pub use formats::ascii::board;
+pub use formats::event_log::{read_events, read_events_into, EventLogError};
+pub use formats::report::{report_text, CheckJson, Results};
+
+// The computer player's engine.
+pub use engine::action::Action;
+pub use engine::annotate::{annotate, Annotator};
+pub use engine::cost::{virtual_duration, CostModel};
+pub use engine::position::Position;
+pub use engine::search::{Found, Limits, Searcher};
+
+// Matches played as they are refereed.
+pub use play::arena::{play_match, OnIllegal, PlayOptions};
+pub use play::player::{
+    Clock, ComputerPlayer, GreedyPlayer, Player, RandomPlayer, DEFAULT_LEVEL, LEVEL_NODES,
+};
+pub use play::program::stop_every_program;
+pub use play::random::{random_match, random_start, Seeded};
+pub use play::spec::PlayerSpec;
+pub use play::starts::symmetric_start;
+pub use play::suite::practice_setup;
+pub use play::tournament::{
+    MatchOutcome, Tournament, TournamentError, TournamentKind, MAX_ENTRANTS, MAX_JOBS, MAX_MATCHES,
+};
 
 // The README's example runs as a test, so that it stays true.
 #[cfg(doctest)]

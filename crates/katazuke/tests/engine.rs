@@ -5,24 +5,26 @@
 
 use std::collections::HashMap;
 
-use katazuke::engine::action::Action;
-use katazuke::engine::cost::{virtual_duration, CostModel};
-use katazuke::engine::position::{Position, OBJECT, TERRITORY};
-use katazuke::log::reader::read;
-use katazuke::model::field::{Cell, Field};
-use katazuke::model::params::{Params, Stock};
-use katazuke::model::state::GameState;
-use katazuke::model::team::{PerTeam, Team};
-use katazuke::model::turn::{Item, Play, Step, Turn};
-use katazuke::play::arena::{play_match, GameSetup, PlayOptions};
-use katazuke::play::player::{
-    Clock, ComputerPlayer, GreedyPlayer, Player, RandomPlayer, DEFAULT_LEVEL,
-};
-use katazuke::play::random::random_start;
-use katazuke::play::random::Seeded;
-use katazuke::play::suite::practice_setup;
-use katazuke::rules::game::{GameReferee, Policy};
-use katazuke::rules::outcome::MatchResult;
+use katazuke::Action;
+use katazuke::Position;
+use katazuke::{virtual_duration, CostModel};
+
+const TERRITORY: i64 = Position::TERRITORY;
+const OBJECT: i64 = Position::OBJECT;
+use katazuke::practice_setup;
+use katazuke::random_start;
+use katazuke::read;
+use katazuke::GameSetup;
+use katazuke::GameState;
+use katazuke::MatchResult;
+use katazuke::Seeded;
+use katazuke::{play_match, PlayOptions};
+use katazuke::{Cell, Field};
+use katazuke::{Clock, ComputerPlayer, GreedyPlayer, Player, RandomPlayer, DEFAULT_LEVEL};
+use katazuke::{GameReferee, Policy};
+use katazuke::{Item, Play, Step, Turn};
+use katazuke::{Params, Stock};
+use katazuke::{PerTeam, Team};
 
 fn referee_of(params: &Params, game: &GameSetup) -> GameReferee {
     GameReferee::start(
@@ -121,7 +123,7 @@ fn assert_same(position: &Position, state: &GameState, context: &str) {
 fn positions_agree_with_the_referee_turn_by_turn() {
     for seed in 1..=40 {
         let setup = practice_setup(seed);
-        let mut referee = referee_of(&setup.params, &setup.games[0]);
+        let mut referee = referee_of(setup.params(), &setup.games()[0]);
         let mut position = Position::of(referee.state(), CostModel::Virtual);
         let mut random = Seeded::new(seed);
         let mut turns = 0;

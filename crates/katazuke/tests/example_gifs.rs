@@ -14,9 +14,9 @@ fn check_bytes(name: &str, made: &[u8]) {
 
 #[test]
 fn the_katazuke_practice_replay_in_the_readme_is_current() {
-    use katazuke::draw::animation::{write_replay, ReplayOptions};
-    use katazuke::log::reader::read;
-    use katazuke::rules::game::Policy;
+    use katazuke::read;
+    use katazuke::Policy;
+    use katazuke::{write_replay, ReplayOptions};
 
     let log = common::PRACTICE_KTZ;
     let mut records = Vec::new();
@@ -31,12 +31,12 @@ fn the_katazuke_practice_replay_in_the_readme_is_current() {
 
 #[test]
 fn the_katazuke_annotated_replay_in_the_readme_is_current() {
-    use katazuke::draw::animation::{write_replay, ReplayOptions};
-    use katazuke::draw::renderer::DrawOptions;
-    use katazuke::engine::annotate::annotate;
-    use katazuke::log::reader::read;
-    use katazuke::play::player::LEVEL_NODES;
-    use katazuke::rules::game::Policy;
+    use katazuke::annotate;
+    use katazuke::read;
+    use katazuke::DrawOptions;
+    use katazuke::Policy;
+    use katazuke::LEVEL_NODES;
+    use katazuke::{write_replay, ReplayOptions};
 
     let log = common::PRACTICE_KTZ;
     let mut records = Vec::new();

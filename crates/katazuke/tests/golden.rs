@@ -6,10 +6,10 @@
 
 mod common;
 
-use katazuke::draw::renderer::{DrawOptions, Renderer};
-use katazuke::log::reader::read;
-use katazuke::rules::frames::{Frame, FrameKind, Frames};
-use katazuke::rules::game::Policy;
+use katazuke::read;
+use katazuke::Policy;
+use katazuke::{DrawOptions, Renderer};
+use katazuke::{Frame, FrameKind, Frames};
 use testing::golden::assert_none_differ;
 
 /// Which frame of the example a golden picture is.
@@ -69,7 +69,7 @@ fn the_claim_frame_shows_what_its_caption_says() {
         panic!("frame 1 is turn 1");
     };
     assert_eq!(turn.claimed.len(), 2);
-    assert_eq!(frames[1].state.territory(katazuke::model::team::Team::A), 3);
+    assert_eq!(frames[1].state.territory(katazuke::Team::A), 3);
 }
 
 #[test]

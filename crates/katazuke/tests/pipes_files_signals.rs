@@ -14,9 +14,9 @@ use std::os::unix::process::ExitStatusExt;
 use std::path::Path;
 
 use common::{files_in, katazuke_in, run_in, KATAZUKE, PRACTICE_KTZ_PATH as PRACTICE};
-use katazuke::model::field::Field;
-use katazuke::model::params::{Params, Stock};
-use katazuke::play::random::{random_match, Seeded};
+use katazuke::Field;
+use katazuke::{random_match, Seeded};
+use katazuke::{Params, Stock};
 use testing::unix::{bash, interrupted, mkfifo, with_closed_stdout, SIGINT, SIGPIPE};
 
 #[test]

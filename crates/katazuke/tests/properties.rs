@@ -5,18 +5,18 @@
 
 use proptest::prelude::*;
 
-use katazuke::draw::animation::{write_replay, ReplayOptions};
-use katazuke::draw::renderer::DrawOptions;
-use katazuke::formats::event_log::read_events;
-use katazuke::log::format::format;
-use katazuke::log::reader::{read, Verdict};
-use katazuke::model::event::{Event, Record};
-use katazuke::model::field::Field;
-use katazuke::model::params::{Params, Stock};
-use katazuke::model::state::GameState;
-use katazuke::model::team::Team;
-use katazuke::play::random::{random_match, Seeded};
-use katazuke::rules::game::Policy;
+use katazuke::canonical;
+use katazuke::read_events;
+use katazuke::DrawOptions;
+use katazuke::Field;
+use katazuke::GameState;
+use katazuke::Policy;
+use katazuke::Team;
+use katazuke::{random_match, Seeded};
+use katazuke::{read, Verdict};
+use katazuke::{write_replay, ReplayOptions};
+use katazuke::{Entry, Event};
+use katazuke::{Params, Stock};
 
 /// Parameters from a seed: fields of 1 to 7 rows by 3 to 7 columns, small
 /// counts, capacities, stocks and clocks, so games end by every reason.
@@ -40,12 +40,12 @@ fn params(seed: u64) -> Params {
     }
 }
 
-fn referee(log: &str) -> (Vec<Record>, Verdict) {
-    let mut records = Vec::new();
-    let verdict = read(log.as_bytes(), Policy::Strict, |record| {
-        records.push(record.clone())
+fn referee(log: &str) -> (Vec<Entry>, Verdict) {
+    let mut entries = Vec::new();
+    let verdict = read(log.as_bytes(), Policy::Strict, |entry| {
+        entries.push(entry.clone())
     });
-    (records, verdict)
+    (entries, verdict)
 }
 
 /// Checks §3.4 on a game's state after an event; `initial` is the total
@@ -94,21 +94,21 @@ proptest! {
     fn random_matches_keep_the_invariants_and_criteria_1_and_2_agree(seed in 1u64..u64::MAX) {
         let params = params(seed);
         let log = random_match(&params, seed ^ 0x5555, 10).to_string();
-        let (records, verdict) = referee(&log);
+        let (entries, verdict) = referee(&log);
         prop_assert_eq!(&verdict.error, &None, "{}", log);
         let mut state: Option<GameState> = None;
         let mut initial = 0;
-        for (index, record) in records.iter().enumerate() {
+        for (index, entry) in entries.iter().enumerate() {
             // A place and the cancels it causes are one step (§5.3): the
             // invariants hold after the step, not between its events.
             let step_goes_on = matches!(
-                records.get(index + 1).map(|next| &next.event),
+                entries.get(index + 1).map(|next| &next.event),
                 Some(Event::Cancel { .. })
             );
-            match &record.event {
+            match &entry.event {
                 Event::GameStart(game) => {
                     initial = game.field.concat().iter().sum();
-                    state = Some(GameState::after_start(record.game.unwrap_or(1), game));
+                    state = Some(GameState::after_start(entry.game.unwrap_or(1), game));
                 }
                 Event::MatchEnd { territory, winner, criterion, .. } => {
                     // §9.3: two wins always come with the larger territory.
@@ -137,8 +137,8 @@ proptest! {
             .replace(" clear ", "  c ")
             .replace(" pass", " -")
             .replace(" empty", " e");
-        let once = format(loose.as_bytes()).expect("a well-formed log");
-        prop_assert_eq!(&format(once.as_bytes()).expect("still well-formed"), &once);
+        let once = canonical(loose.as_bytes()).expect("a well-formed log");
+        prop_assert_eq!(&canonical(once.as_bytes()).expect("still well-formed"), &once);
         prop_assert_eq!(referee(&once), referee(&log));
     }
 }
@@ -149,17 +149,17 @@ proptest! {
     #[test]
     fn events_render_the_same_replay_as_the_log(seed in 1u64..u64::MAX) {
         let log = random_match(&params(seed), seed, 10).to_string();
-        let (records, _) = referee(&log);
-        let jsonl: String = records.iter().map(|record| record.to_json() + "\n").collect();
+        let (entries, _) = referee(&log);
+        let jsonl: String = entries.iter().map(|entry| entry.to_json() + "\n").collect();
         let back = read_events(jsonl.as_bytes()).expect("the events read back");
-        prop_assert_eq!(&back, &records);
+        prop_assert_eq!(&back, &entries);
         let options = ReplayOptions {
             draw: DrawOptions { cell: 24, ..DrawOptions::default() },
             ..ReplayOptions::default()
         };
         let mut from_log = Vec::new();
         let mut from_events = Vec::new();
-        write_replay(&records, &options, &mut from_log).expect("encodes");
+        write_replay(&entries, &options, &mut from_log).expect("encodes");
         write_replay(&back, &options, &mut from_events).expect("encodes");
         prop_assert!(from_log == from_events);
     }

@@ -5,7 +5,7 @@ use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
-use shubbles::rules::engine::seeded_legal_operations;
+use shubbles::seeded_legal_operations;
 use shubbles::write_gif;
 use shubbles::RenderOptions;
 use shubbles::Scenario;

@@ -3,9 +3,9 @@
 //! `cargo bench --bench solve`; results are recorded in BENCHMARKS.md.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use shubbles::progress::NoProgress;
-use shubbles::solve::{solve, SolveOutcome};
+use shubbles::NoProgress;
 use shubbles::State;
+use shubbles::{solve, SolveOutcome};
 
 const FIGURE_1A: &str = ".........@...o....ooo..xox...";
 

@@ -3,8 +3,8 @@
 //! The operations are drawn with a fixed seed, each kept only if it succeeds
 //! from where the run is.
 
-use shubbles::model::operation::format_operations;
-use shubbles::rules::engine::seeded_legal_operations;
+use shubbles::format_operations;
+use shubbles::seeded_legal_operations;
 use shubbles::Scenario;
 
 fn main() {

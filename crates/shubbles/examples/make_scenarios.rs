@@ -8,9 +8,9 @@
 
 use std::io::{self, BufWriter, Write};
 
-use shubbles::model::geometry::CELL_COUNT;
-use shubbles::model::operation::format_operations;
-use shubbles::rules::engine::{legal_operations, settle};
+use shubbles::format_operations;
+use shubbles::CELL_COUNT;
+use shubbles::{legal_operations, settle};
 use shubbles::{Operation, Scenario, State};
 
 /// xorshift64: reproducible without a dependency, and plenty for picking

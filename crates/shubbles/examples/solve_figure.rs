@@ -4,10 +4,10 @@
 //!
 //! `cargo run --release --example solve_figure -- 5`
 
-use shubbles::model::operation::format_operations;
-use shubbles::progress::NoProgress;
-use shubbles::solve::{solve, SolveOutcome};
+use shubbles::format_operations;
+use shubbles::NoProgress;
 use shubbles::State;
+use shubbles::{solve, SolveOutcome};
 
 const FIGURE_1A: &str = ".........@...o....ooo..xox...";
 

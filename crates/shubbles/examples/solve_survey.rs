@@ -7,11 +7,11 @@
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
-use shubbles::model::operation::format_operations;
-use shubbles::progress::NoProgress;
-use shubbles::rules::engine::settle;
-use shubbles::solve::{solve, SolveOutcome, SolveReport};
+use shubbles::format_operations;
+use shubbles::settle;
+use shubbles::NoProgress;
 use shubbles::State;
+use shubbles::{solve, SolveOutcome, SolveReport};
 
 const FIGURE_1A: &str = ".........@...o....ooo..xox...";
 const SEED: u64 = 2024;

@@ -6,8 +6,8 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use shubbles::formats::ascii::picture;
-use shubbles::formats::frame_dump::write_frame_dump;
+use shubbles::picture;
+use shubbles::write_frame_dump;
 use shubbles::Scenario;
 
 fn vector_folders() -> Vec<PathBuf> {

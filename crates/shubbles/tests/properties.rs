@@ -2,7 +2,7 @@
 
 use proptest::prelude::*;
 
-use shubbles::model::operation::format_operations;
+use shubbles::format_operations;
 use shubbles::{Creature, Event, Failure, Operation, Scenario, State};
 
 /// A random valid start: random contents, let fall in the standard
@@ -42,12 +42,8 @@ fn operations(max: usize) -> impl Strategy<Value = Vec<Operation>> {
 /// Operations drawn at random, keeping only those that succeed from where
 /// the run is, so long runs do not end at the first refused move.
 fn legal_operations(max: usize) -> impl Strategy<Value = (State, Vec<Operation>)> {
-    (valid_state(), operations(max)).prop_map(|(start, choices)| {
-        (
-            start,
-            shubbles::rules::engine::legal_operations(start, choices),
-        )
-    })
+    (valid_state(), operations(max))
+        .prop_map(|(start, choices)| (start, shubbles::legal_operations(start, choices)))
 }
 
 fn scenario(start: State, operations: &[Operation]) -> Scenario {
@@ -139,7 +135,7 @@ proptest! {
     /// when nothing falls on the way, every cell is as it was.
     #[test]
     fn four_quarter_turns_return_a_stable_state_to_itself(start in valid_state()) {
-        let turned = scenario(start, &[Operation::Turn(shubbles::Turn::Clockwise); 4]);
+        let turned = scenario(start, &[Operation::Rotate(shubbles::Rotation::Clockwise); 4]);
         let outcome = turned.run();
         prop_assume!(outcome.failure.is_none());
         prop_assert_eq!(outcome.state.orientation(), shubbles::Orientation::STANDARD);
@@ -151,7 +147,7 @@ proptest! {
         // Four more turns from where they ended change nothing further when
         // the first four changed nothing.
         if outcome.state == start {
-            prop_assert_eq!(scenario(outcome.state, &[Operation::Turn(shubbles::Turn::Clockwise); 4]).run().state, start);
+            prop_assert_eq!(scenario(outcome.state, &[Operation::Rotate(shubbles::Rotation::Clockwise); 4]).run().state, start);
         }
     }
 
@@ -214,7 +210,7 @@ proptest! {
         let options = shubbles::RenderOptions::new(4).expect("a valid cell size");
         let written = shubbles::write_gif(scenario.frames(), &options, &mut gif).expect("encodes");
         let mut dump = Vec::new();
-        shubbles::formats::frame_dump::write_frame_dump(&scenario, &mut dump).expect("in memory");
+        shubbles::write_frame_dump(&scenario, &mut dump).expect("in memory");
         let dumped = String::from_utf8(dump).expect("text").matches("# frame ").count();
         let decoded = shubbles::reel::decode_gif(&gif).expect("a GIF");
         prop_assert!(decoded.frames.iter().all(|frame| frame.delay_cs == 100));
@@ -235,8 +231,8 @@ proptest! {
         all.extend(tail);
         let scenario = scenario(start, &all);
         let mut log = Vec::new();
-        shubbles::formats::event_log::write_event_log(&scenario, &mut log).expect("in memory");
-        let read = shubbles::formats::event_log::read_event_log(log.as_slice()).expect("a log reads back");
+        shubbles::write_event_log(&scenario, &mut log).expect("in memory");
+        let read = shubbles::read_event_log(log.as_slice()).expect("a log reads back");
         prop_assert_eq!(&read.scenario, &scenario);
         prop_assert_eq!(read.outcome(), scenario.run());
         let options = shubbles::RenderOptions::new(4).expect("a valid cell size");
@@ -259,8 +255,8 @@ proptest! {
         let mut loud = start;
         let mut quiet = start;
         for operation in ops {
-            let expected = shubbles::rules::engine::perform(&mut loud, operation, &mut |_| {});
-            prop_assert_eq!(shubbles::rules::engine::perform_quietly(&mut quiet, operation), expected);
+            let expected = shubbles::perform(&mut loud, operation, &mut |_| {});
+            prop_assert_eq!(shubbles::perform_quietly(&mut quiet, operation), expected);
             if expected.is_err() {
                 break;
             }

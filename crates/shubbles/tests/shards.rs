@@ -14,8 +14,8 @@ use common::{files_in, shubbles_in};
 /// A seeded scenario file of `n` lines and two more: one invalid, one
 /// whose run fails.
 fn scenarios(dir: &Path, n: usize) -> String {
-    use shubbles::model::operation::format_operations;
-    use shubbles::rules::engine::seeded_legal_operations;
+    use shubbles::format_operations;
+    use shubbles::seeded_legal_operations;
     use shubbles::Scenario;
     let starts = [
         ".........@...o....ooo..xox...",

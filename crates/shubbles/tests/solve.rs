@@ -4,11 +4,11 @@
 use std::time::Duration;
 
 use proptest::prelude::*;
-use shubbles::model::operation::{format_operations, parse_operations};
-use shubbles::progress::NoProgress;
-use shubbles::rules::engine::{perform, settle};
-use shubbles::solve::{solve, SolveError, SolveOutcome, SolveProgress};
-use shubbles::{Cell, Operation, Scenario, State, Turn};
+use shubbles::NoProgress;
+use shubbles::{format_operations, parse_operations};
+use shubbles::{perform, settle};
+use shubbles::{solve, SolveError, SolveOutcome, SolveProgress};
+use shubbles::{Cell, Operation, Rotation, Scenario, State};
 
 fn state(text: &str) -> State {
     State::parse(text, false).expect("a valid test state")
@@ -36,7 +36,12 @@ fn a_shubble_one_turn_from_the_opening_leaves_with_that_turn() {
     // Gravity to the right has rolled the shubble into cell 28; turning
     // back lets it fall out, and nothing shorter than one operation exists.
     let mut start = state("...................x...x@o...");
-    perform(&mut start, Operation::Turn(Turn::Clockwise), &mut |_| {}).expect("a legal turn");
+    perform(
+        &mut start,
+        Operation::Rotate(Rotation::Clockwise),
+        &mut |_| {},
+    )
+    .expect("a legal turn");
     assert!(start.shubbles().contains(Cell::new(28).expect("cell 28")));
     assert_eq!(answer(&start), "-");
 }

@@ -8,7 +8,7 @@ mod common;
 use std::path::Path;
 
 use common::*;
-use shubbles::reel::{decode_gif, DecodedGif, Repeat};
+use shubbles::{reel::decode_gif, reel::DecodedGif, reel::Repeat};
 
 fn decoded(bytes: &[u8]) -> DecodedGif {
     decode_gif(bytes).expect("a readable GIF")

@@ -9,7 +9,7 @@ use reel::{write_reel, EncodeError, Painter, Palette, Playback, Shot};
 
 use super::inks::palette;
 use super::renderer::{DrawOptions, Renderer};
-use crate::model::event::{Event, Record};
+use crate::model::event::{Entry, Event};
 use crate::rules::frames::{Frame, FrameKind, Frames};
 
 /// How long a frame shows by default, in GIF units of 10 ms.
@@ -62,9 +62,9 @@ impl Painter for ReplayPainter<'_> {
 
 /// The renderer for the match of `records`: its canvas holds the larger
 /// field of the two games.
-pub fn renderer_for(records: &[Record], options: DrawOptions) -> Renderer {
+pub fn renderer_for(entries: &[Entry], options: DrawOptions) -> Renderer {
     let mut canvas = CanvasFit::default();
-    records.iter().for_each(|record| canvas.take(record));
+    entries.iter().for_each(|entry| canvas.take(entry));
     canvas.renderer(options)
 }
 
@@ -87,8 +87,8 @@ impl Default for CanvasFit {
 
 impl CanvasFit {
     /// Takes the next record of the match into account.
-    pub fn take(&mut self, record: &Record) {
-        if let Event::GameStart(game) = &record.event {
+    pub fn take(&mut self, entry: &Entry) {
+        if let Event::GameStart(game) = &entry.event {
             let size = game.params.field.size();
             self.rows = self.rows.max(size.rows);
             self.columns = self.columns.max(size.columns);
@@ -118,12 +118,12 @@ fn shown(frame: &Frame, options: &ReplayOptions) -> bool {
 /// Writes the replay GIF of the match whose events are `records` to `out`
 /// and returns how many frames it holds.
 pub fn write_replay<W: Write>(
-    records: &[Record],
+    entries: &[Entry],
     options: &ReplayOptions,
     out: W,
 ) -> Result<usize, EncodeError> {
-    let renderer = renderer_for(records, options.draw);
-    write_replay_streamed(records.iter().cloned(), &renderer, options, out)
+    let renderer = renderer_for(entries, options.draw);
+    write_replay_streamed(entries.iter().cloned(), &renderer, options, out)
 }
 
 /// [`write_replay`] of a match whose records arrive one at a time (from a
@@ -131,12 +131,12 @@ pub fn write_replay<W: Write>(
 /// canvas a first reading sized, [`CanvasFit`]): memory stays flat however
 /// long the match.
 pub fn write_replay_streamed<W: Write>(
-    records: impl Iterator<Item = Record>,
+    entries: impl Iterator<Item = Entry>,
     renderer: &Renderer,
     options: &ReplayOptions,
     out: W,
 ) -> Result<usize, EncodeError> {
-    let shots = Frames::new(records)
+    let shots = Frames::new(entries)
         .filter(|frame| shown(frame, options))
         .map(|frame| {
             let delay_cs = match frame.kind {

@@ -13,9 +13,9 @@ use crate::formats::caption::{caption, header};
 use crate::model::field::Cell;
 use crate::model::state::GameState;
 use crate::model::team::{PerTeam, Team};
-use crate::model::turn::{Clock, Seconds};
-use crate::rules::frames::{Action, Frame, FrameKind, TurnSummary};
-use crate::rules::outcome::{MatchResult, CRITERIA};
+use crate::model::turn::{ClockTime, Seconds};
+use crate::rules::frames::{Effect, Frame, FrameKind, TurnSummary};
+use crate::rules::result::{MatchResult, CRITERIA};
 
 /// How replays are drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -407,7 +407,7 @@ impl Renderer {
         };
         pen.bar(slot(4.0), share, clock_ink);
         pen.text(
-            &Clock(left).to_string(),
+            &ClockTime(left).to_string(),
             (right, line(4.0)),
             Anchor::Right,
             small,
@@ -424,7 +424,7 @@ impl Renderer {
         let c = layout.cell as f32;
         let ink = match &frame.kind {
             FrameKind::Turn(TurnSummary {
-                action: Action::Illegal { .. } | Action::Timeout { .. },
+                effect: Effect::Illegal { .. } | Effect::Timeout { .. },
                 ..
             }) => Ink::Alarm,
             _ => Ink::Dark,

@@ -18,7 +18,7 @@ pub enum Kind {
     Place,
     /// Another own cell becomes current.
     Move,
-    /// Nothing.
+    /// No step: the turn passes (§4.3).
     Pass,
     /// The turn is never ended: the clock runs out (§7.3).
     Timeout,

@@ -9,7 +9,7 @@ use super::action::{sign, Action};
 use super::cost::CostModel;
 use super::position::{Position, TERRITORY};
 use super::search::{Limits, Searcher};
-use crate::model::event::{Event, Record};
+use crate::model::event::{Entry, Event};
 use crate::model::state::GameState;
 use crate::model::team::Team;
 
@@ -113,10 +113,10 @@ fn serialize(action: &Action, position: &Position) -> String {
 
 /// Adds each turn's judgement to its comment (after the log's own, when
 /// `keep_comments`), searching `nodes` positions a search.
-pub fn annotate(records: &mut [Record], nodes: u64, keep_comments: bool) {
+pub fn annotate(entries: &mut [Entry], nodes: u64, keep_comments: bool) {
     let mut annotator = Annotator::new(nodes, keep_comments);
-    for record in records.iter_mut() {
-        annotator.annotate(record);
+    for entry in entries.iter_mut() {
+        annotator.annotate(entry);
     }
 }
 
@@ -146,10 +146,10 @@ impl Annotator {
 
     /// Takes the next record of the match, adding the judgement to it when
     /// it ends a turn.
-    pub fn annotate(&mut self, record: &mut Record) {
-        match &record.event {
+    pub fn annotate(&mut self, entry: &mut Entry) {
+        match &entry.event {
             Event::GameStart(start) => {
-                self.state = Some(GameState::after_start(record.game.unwrap_or(1), start));
+                self.state = Some(GameState::after_start(entry.game.unwrap_or(1), start));
                 self.searcher.clear();
                 return;
             }
@@ -159,8 +159,8 @@ impl Annotator {
         let Some(now) = &mut self.state else {
             return;
         };
-        now.apply(&record.event);
-        if let Event::TurnEnd { comment, .. } = &mut record.event {
+        now.apply(&entry.event);
+        if let Event::TurnEnd { comment, .. } = &mut entry.event {
             let Some(before) = self.before.take() else {
                 return;
             };

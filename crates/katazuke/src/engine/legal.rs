@@ -34,7 +34,7 @@ impl Position {
     /// neighbours), places (every split of at most the stock), moves,
     /// passes, each with and without an emptying (after the action: before
     /// it only a clear differs, and a clear may not follow one), then the
-    /// timeout. None when there would be more than [`EVERY_ACTION_LIMIT`].
+    /// timeout. None when there would be more than `EVERY_ACTION_LIMIT`.
     pub fn every_action(&self) -> Option<Vec<Action>> {
         if self.is_terminal() {
             return Some(Vec::new());

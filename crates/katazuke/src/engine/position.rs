@@ -92,6 +92,12 @@ const fn owner_of(code: u8) -> Option<Team> {
 }
 
 impl Position {
+    /// One territory difference, in the units of [`Position::value`]: it
+    /// outweighs any difference of objects and time (§9.2's order).
+    pub const TERRITORY: i64 = TERRITORY;
+    /// One object cleared, in the units of [`Position::value`].
+    pub const OBJECT: i64 = OBJECT;
+
     /// The referee's state as a position, turns priced by `costs`.
     pub fn of(state: &GameState, costs: CostModel) -> Position {
         let size = state.size();

@@ -44,6 +44,14 @@ pub struct Found {
     pub exact: bool,
 }
 
+impl Found {
+    /// The value as `team`'s score, in cells of territory (objects and time
+    /// as fractions of a cell), as `katazuke suggest` tells it.
+    pub fn score_in_cells(&self, team: Team) -> f64 {
+        (sign(team) * self.value) as f64 / TERRITORY as f64
+    }
+}
+
 #[derive(Clone, Copy, Debug, Default)]
 struct Entry {
     key: u64,

@@ -3,7 +3,7 @@
 
 use crate::model::state::GameState;
 use crate::model::team::Team;
-use crate::model::turn::Clock;
+use crate::model::turn::ClockTime;
 
 /// The board of `state`: column letters over the cells, row numbers before
 /// them, each cell its count (`.` for none), or its owner's letter (and
@@ -42,7 +42,7 @@ pub fn board(state: &GameState) -> String {
             state.load[team],
             state.params.capacity,
             state.stock[team],
-            Clock(state.team_left[team]),
+            ClockTime(state.team_left[team]),
         );
         if state.out[team] {
             line += ", out";
@@ -52,7 +52,7 @@ pub fn board(state: &GameState) -> String {
         text += &line;
         text.push('\n');
     }
-    text += &format!("game clock {}", Clock(state.game_left));
+    text += &format!("game clock {}", ClockTime(state.game_left));
     text += &match state.ended {
         Some(end) => format!(", ended ({end})\n"),
         None => format!(", {} to move\n", state.to_move),

@@ -2,9 +2,9 @@
 //! and the clock, and the caption saying what a frame shows.
 
 use crate::model::team::{PerTeam, Team};
-use crate::model::turn::{Clock, Seconds};
-use crate::rules::frames::{Action, Frame, FrameKind, TurnSummary};
-use crate::rules::outcome::CRITERIA;
+use crate::model::turn::{ClockTime, Seconds};
+use crate::rules::frames::{Effect, Frame, FrameKind, TurnSummary};
+use crate::rules::result::CRITERIA;
 
 /// What the marks on the board mean, under each game's start.
 pub const LEGEND: &str =
@@ -15,11 +15,11 @@ pub fn header(frame: &Frame) -> String {
     let state = &frame.state;
     let game = format!("Game {}/2", state.game);
     match &frame.kind {
-        FrameKind::Start => format!("{game} · start · game clock {}", Clock(state.game_left)),
+        FrameKind::Start => format!("{game} · start · game clock {}", ClockTime(state.game_left)),
         FrameKind::Turn(turn) => format!(
             "{game} · Turn {} · game clock {}",
             turn.number,
-            Clock(state.game_left)
+            ClockTime(state.game_left)
         ),
         FrameKind::End(..) => format!("{game} · end after turn {}", state.turns),
         FrameKind::Summary(_) => "Match result".to_string(),
@@ -123,19 +123,19 @@ fn frame_start_cells(frame: &Frame, team: Team) -> Vec<String> {
 fn turn_words(turn: &TurnSummary, game_left: u64) -> String {
     let team = turn.team;
     let spent = Seconds(turn.charged);
-    let (mut text, applied) = match &turn.action {
-        Action::Clear(items) => (
+    let (mut text, applied) = match &turn.effect {
+        Effect::Clear(items) => (
             format!("{team} {spent}s  clear {}", items_words(items)),
             true,
         ),
-        Action::Place(items) => (
+        Effect::Place(items) => (
             format!("{team} {spent}s  place {}", items_words(items)),
             true,
         ),
-        Action::Move { to, .. } => (format!("{team} {spent}s  move {to}"), true),
-        Action::Pass => (format!("{team} {spent}s  pass"), true),
-        Action::Timeout { recorded: None } => (format!("{team} timeout"), false),
-        Action::Timeout {
+        Effect::Move { to, .. } => (format!("{team} {spent}s  move {to}"), true),
+        Effect::Pass => (format!("{team} {spent}s  pass"), true),
+        Effect::Timeout { recorded: None } => (format!("{team} timeout"), false),
+        Effect::Timeout {
             recorded: Some(recorded),
         } => (
             format!(
@@ -144,7 +144,7 @@ fn turn_words(turn: &TurnSummary, game_left: u64) -> String {
             ),
             false,
         ),
-        Action::Illegal { code, .. } => (
+        Effect::Illegal { code, .. } => (
             format!("{team} {spent}s  illegal ({code}), counted as a pass"),
             false,
         ),

@@ -1,5 +1,5 @@
-//! One event as a line of JSON (§12): [`Record::to_json`] writes it with
-//! its keys in the order of the spec, [`Record::from_json`] reads it back
+//! One event as a line of JSON (§12): [`Entry::to_json`] writes it with
+//! its keys in the order of the spec, [`Entry::from_json`] reads it back
 //! and names what is wrong with a line that is not one.
 
 use std::fmt;
@@ -8,7 +8,7 @@ use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 use serde_json::{Map, Value};
 
-use crate::model::event::{End, Event, GameStart, HeaderParams, MatchStart, Record};
+use crate::model::event::{End, Entry, Event, GameStart, HeaderParams, MatchStart};
 use crate::model::field::{Cell, Field};
 use crate::model::params::{Params, Stock};
 use crate::model::team::Team;
@@ -40,7 +40,7 @@ fn params_json(
     })
 }
 
-impl Serialize for Record {
+impl Serialize for Entry {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(None)?;
         map.serialize_entry("v", &1)?;
@@ -217,15 +217,15 @@ impl Serialize for OrderedParams<'_> {
 
 /// Why a line of an event log is not an event.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RecordError(pub String);
+pub struct EntryError(pub String);
 
-impl fmt::Display for RecordError {
+impl fmt::Display for EntryError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
     }
 }
 
-impl std::error::Error for RecordError {}
+impl std::error::Error for EntryError {}
 
 /// The fields of one line, taken one by one.
 struct Fields {
@@ -233,16 +233,16 @@ struct Fields {
 }
 
 impl Fields {
-    fn take<T: serde::de::DeserializeOwned>(&mut self, key: &str) -> Result<T, RecordError> {
+    fn take<T: serde::de::DeserializeOwned>(&mut self, key: &str) -> Result<T, EntryError> {
         let value = self
             .map
             .remove(key)
-            .ok_or_else(|| RecordError(format!("missing field \"{key}\"")))?;
+            .ok_or_else(|| EntryError(format!("missing field \"{key}\"")))?;
         serde_json::from_value(value)
-            .map_err(|error| RecordError(format!("field \"{key}\": {error}")))
+            .map_err(|error| EntryError(format!("field \"{key}\": {error}")))
     }
 
-    fn items(&mut self, key: &str) -> Result<Vec<Item>, RecordError> {
+    fn items(&mut self, key: &str) -> Result<Vec<Item>, EntryError> {
         let pairs: Vec<(Cell, u32)> = self.take(key)?;
         Ok(pairs
             .into_iter()
@@ -250,7 +250,7 @@ impl Fields {
             .collect())
     }
 
-    fn params(&mut self, whole: bool) -> Result<HeaderParams, RecordError> {
+    fn params(&mut self, whole: bool) -> Result<HeaderParams, EntryError> {
         let mut params = Fields {
             map: self.take("params")?,
         };
@@ -258,7 +258,7 @@ impl Fields {
         let field = field
             .map(|rows| Field::new(&rows))
             .transpose()
-            .map_err(|error| RecordError(format!("params.field: {error}")))?;
+            .map_err(|error| EntryError(format!("params.field: {error}")))?;
         let capacity: Option<u32> = params.take("capacity")?;
         let stock: Option<[u32; 2]> = params.take("stock")?;
         let header = HeaderParams {
@@ -271,33 +271,33 @@ impl Fields {
         params.done()?;
         if whole && (header.field.is_none() || header.capacity.is_none() || header.stock.is_none())
         {
-            return Err(RecordError(
+            return Err(EntryError(
                 "a game's params need field, capacity and stock".into(),
             ));
         }
         Ok(header)
     }
 
-    fn done(self) -> Result<(), RecordError> {
+    fn done(self) -> Result<(), EntryError> {
         match self.map.keys().next() {
-            Some(key) => Err(RecordError(format!("unexpected field \"{key}\""))),
+            Some(key) => Err(EntryError(format!("unexpected field \"{key}\""))),
             None => Ok(()),
         }
     }
 }
 
-impl Record {
+impl Entry {
     /// Reads one line of `katazuke events` back.
-    pub fn from_json(line: &str) -> Result<Record, RecordError> {
-        let value: Value = serde_json::from_str(line)
-            .map_err(|error| RecordError(format!("not JSON: {error}")))?;
+    pub fn from_json(line: &str) -> Result<Entry, EntryError> {
+        let value: Value =
+            serde_json::from_str(line).map_err(|error| EntryError(format!("not JSON: {error}")))?;
         let Value::Object(map) = value else {
-            return Err(RecordError("not a JSON object".into()));
+            return Err(EntryError("not a JSON object".into()));
         };
         let mut fields = Fields { map };
         let version: u64 = fields.take("v")?;
         if version != 1 {
-            return Err(RecordError(format!("version {version}, expected 1")));
+            return Err(EntryError(format!("version {version}, expected 1")));
         }
         let name: String = fields.take("ev")?;
         let in_game = !matches!(name.as_str(), "match_start" | "match_end");
@@ -316,7 +316,7 @@ impl Record {
                 let first: Team = fields.take("first")?;
                 let second: Team = fields.take("second")?;
                 if second != first.other() {
-                    return Err(RecordError("second must be the other team".into()));
+                    return Err(EntryError("second must be the other team".into()));
                 }
                 let field = fields.take("field")?;
                 let start = fields.take("start")?;
@@ -326,7 +326,7 @@ impl Record {
                 let (Some(whole_field), Some(capacity), Some(stock)) =
                     (header.field, header.capacity, header.stock)
                 else {
-                    return Err(RecordError("incomplete game params".into()));
+                    return Err(EntryError("incomplete game params".into()));
                 };
                 Event::GameStart(Box::new(GameStart {
                     first,
@@ -404,7 +404,7 @@ impl Record {
                 let reason: String = fields.take("reason")?;
                 Event::GameEnd {
                     reason: End::from_name(&reason)
-                        .ok_or_else(|| RecordError(format!("unknown reason {reason:?}")))?,
+                        .ok_or_else(|| EntryError(format!("unknown reason {reason:?}")))?,
                     territory: fields.take("territory")?,
                     objects: fields.take("objects")?,
                     time_used: fields.take("time_used")?,
@@ -420,10 +420,10 @@ impl Record {
                 criterion: fields.take("criterion")?,
                 janken: fields.take("janken")?,
             },
-            other => return Err(RecordError(format!("unknown event \"{other}\""))),
+            other => return Err(EntryError(format!("unknown event \"{other}\""))),
         };
         fields.done()?;
-        Ok(Record {
+        Ok(Entry {
             game,
             turn,
             t,
@@ -450,7 +450,7 @@ mod tests {
 
     #[test]
     fn lines_look_like_the_spec_example() {
-        let record = Record {
+        let entry = Entry {
             game: Some(1),
             turn: 9,
             t: 22000,
@@ -462,10 +462,10 @@ mod tests {
             },
         };
         assert_eq!(
-            record.to_json(),
+            entry.to_json(),
             r#"{"v":1,"ev":"turn_start","game":1,"turn":9,"t":22000,"team":"A","role":"first","team_left":7500,"game_left":14000}"#
         );
-        let place = Record {
+        let place = Entry {
             game: Some(1),
             turn: 9,
             t: 22000,
@@ -482,7 +482,7 @@ mod tests {
             place.to_json(),
             r#"{"v":1,"ev":"place","game":1,"turn":9,"t":22000,"team":"A","items":[["d2",1]],"stock":1}"#
         );
-        let end = Record {
+        let end = Entry {
             game: Some(1),
             turn: 9,
             t: 24000,
@@ -498,21 +498,20 @@ mod tests {
             end.to_json(),
             r#"{"v":1,"ev":"turn_end","game":1,"turn":9,"t":24000,"team":"A","charged":2000,"team_left":{"A":5500,"B":10500},"game_left":12000,"comment":"cancels B's territory d2"}"#
         );
-        for record in [record, place, end] {
-            assert_eq!(Record::from_json(&record.to_json()), Ok(record));
+        for entry in [entry, place, end] {
+            assert_eq!(Entry::from_json(&entry.to_json()), Ok(entry));
         }
     }
 
     #[test]
     fn a_line_that_is_not_an_event_says_why() {
-        let error =
-            Record::from_json(r#"{"v":1,"ev":"pass","game":1,"turn":1,"t":0}"#).unwrap_err();
+        let error = Entry::from_json(r#"{"v":1,"ev":"pass","game":1,"turn":1,"t":0}"#).unwrap_err();
         assert_eq!(error.to_string(), "missing field \"team\"");
         let error =
-            Record::from_json(r#"{"v":1,"ev":"pass","game":1,"turn":1,"t":0,"team":"A","x":1}"#)
+            Entry::from_json(r#"{"v":1,"ev":"pass","game":1,"turn":1,"t":0,"team":"A","x":1}"#)
                 .unwrap_err();
         assert_eq!(error.to_string(), "unexpected field \"x\"");
-        assert!(Record::from_json(r#"{"v":2,"ev":"pass"}"#).is_err());
-        assert!(Record::from_json("[]").is_err());
+        assert!(Entry::from_json(r#"{"v":2,"ev":"pass"}"#).is_err());
+        assert!(Entry::from_json("[]").is_err());
     }
 }

@@ -7,13 +7,13 @@
 use std::collections::VecDeque;
 use std::fmt;
 
-use crate::model::event::{Event, Record};
+use crate::model::event::{Entry, Event};
 use crate::model::state::GameState;
 use crate::model::team::{PerTeam, Team};
 use crate::model::turn::{Play, Step, Turn};
 use crate::rules::game::{GameReferee, Policy};
-use crate::rules::outcome::{GameResult, MatchResult};
-use edge::text_input::BoundedLines;
+use crate::rules::result::{GameResult, MatchResult};
+use edge::BoundedLines;
 
 /// Why an event log is not the log of a match.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -35,10 +35,10 @@ impl std::error::Error for EventLogError {}
 /// Reads an event log written by `katazuke events`, checks that it is the
 /// log of its match (see the module's documentation) and returns its
 /// records.
-pub fn read_events(text: &[u8]) -> Result<Vec<Record>, EventLogError> {
-    let mut records = Vec::new();
-    read_events_into(text, |record| records.push(record))?;
-    Ok(records)
+pub fn read_events(text: &[u8]) -> Result<Vec<Entry>, EventLogError> {
+    let mut entries = Vec::new();
+    read_events_into(text, |entry| entries.push(entry))?;
+    Ok(entries)
 }
 
 /// [`read_events`] a record at a time: each record is handed to `sink` as
@@ -46,7 +46,7 @@ pub fn read_events(text: &[u8]) -> Result<Vec<Record>, EventLogError> {
 /// are held, so memory stays flat however long the match. `sink` has had
 /// the records before the problem of a log that is refused: a caller that
 /// must not act on such a log reads it once to check it first.
-pub fn read_events_into(text: &[u8], sink: impl FnMut(Record)) -> Result<(), EventLogError> {
+pub fn read_events_into(text: &[u8], sink: impl FnMut(Entry)) -> Result<(), EventLogError> {
     let mut log = LogRecords {
         lines: BoundedLines::new(text),
         ahead: VecDeque::new(),
@@ -67,7 +67,7 @@ struct LogRecords<'a, Sink> {
     lines: BoundedLines<&'a [u8]>,
     /// Records parsed but not yet checked, with their lines: at most the
     /// records of the turn being checked.
-    ahead: VecDeque<(usize, Record)>,
+    ahead: VecDeque<(usize, Entry)>,
     /// The line of the last record parsed.
     last_line: Option<usize>,
     /// The first line found not to be a record.
@@ -76,13 +76,13 @@ struct LogRecords<'a, Sink> {
     sink: Sink,
 }
 
-impl<Sink: FnMut(Record)> LogRecords<'_, Sink> {
+impl<Sink: FnMut(Entry)> LogRecords<'_, Sink> {
     /// The record `index` places after the last one checked, or `None`
     /// when the log ends before it.
-    fn peek(&mut self, index: usize) -> Result<Option<&(usize, Record)>, EventLogError> {
+    fn peek(&mut self, index: usize) -> Result<Option<&(usize, Entry)>, EventLogError> {
         while self.ahead.len() <= index {
             match self.parse_next()? {
-                Some(record) => self.ahead.push_back(record),
+                Some(entry) => self.ahead.push_back(entry),
                 None => return Ok(None),
             }
         }
@@ -90,16 +90,16 @@ impl<Sink: FnMut(Record)> LogRecords<'_, Sink> {
     }
 
     /// The next record, to be checked.
-    fn next(&mut self) -> Result<Option<(usize, Record)>, EventLogError> {
+    fn next(&mut self) -> Result<Option<(usize, Entry)>, EventLogError> {
         match self.ahead.pop_front() {
-            Some(record) => Ok(Some(record)),
+            Some(entry) => Ok(Some(entry)),
             None => self.parse_next(),
         }
     }
 
     /// Hands a checked record on.
-    fn hand_on(&mut self, record: Record) {
-        (self.sink)(record);
+    fn hand_on(&mut self, entry: Entry) {
+        (self.sink)(entry);
     }
 
     /// Where the log is missing what it stops short of: the line after its
@@ -109,7 +109,7 @@ impl<Sink: FnMut(Record)> LogRecords<'_, Sink> {
     }
 
     /// Parses the lines up to the next record.
-    fn parse_next(&mut self) -> Result<Option<(usize, Record)>, EventLogError> {
+    fn parse_next(&mut self) -> Result<Option<(usize, Entry)>, EventLogError> {
         let parsed = self.parse_line();
         if let Err(error) = &parsed {
             self.unreadable.get_or_insert_with(|| error.clone());
@@ -117,7 +117,7 @@ impl<Sink: FnMut(Record)> LogRecords<'_, Sink> {
         parsed
     }
 
-    fn parse_line(&mut self) -> Result<Option<(usize, Record)>, EventLogError> {
+    fn parse_line(&mut self) -> Result<Option<(usize, Entry)>, EventLogError> {
         for line in self.lines.by_ref() {
             let (number, line) = line.map_err(|error| EventLogError {
                 line: error.line,
@@ -126,12 +126,12 @@ impl<Sink: FnMut(Record)> LogRecords<'_, Sink> {
             if line.trim().is_empty() {
                 continue;
             }
-            let record = Record::from_json(&line).map_err(|error| EventLogError {
+            let entry = Entry::from_json(&line).map_err(|error| EventLogError {
                 line: number,
                 message: error.to_string(),
             })?;
             self.last_line = Some(number);
-            return Ok(Some((number, record)));
+            return Ok(Some((number, entry)));
         }
         Ok(None)
     }
@@ -145,7 +145,7 @@ impl<Sink: FnMut(Record)> LogRecords<'_, Sink> {
 
     /// Compares what the referee made with the log's next records, and
     /// hands these on.
-    fn compare(&mut self, expected: &mut Vec<Record>) -> Result<(), EventLogError> {
+    fn compare(&mut self, expected: &mut Vec<Entry>) -> Result<(), EventLogError> {
         for made in expected.drain(..) {
             match self.next()? {
                 Some((_, given)) if given == made => self.hand_on(given),
@@ -168,8 +168,8 @@ impl<Sink: FnMut(Record)> LogRecords<'_, Sink> {
 }
 
 /// Plays the log's turns again and compares every record.
-fn verify(log: &mut LogRecords<'_, impl FnMut(Record)>) -> Result<(), EventLogError> {
-    let mut expected: Vec<Record> = Vec::new();
+fn verify(log: &mut LogRecords<'_, impl FnMut(Entry)>) -> Result<(), EventLogError> {
+    let mut expected: Vec<Entry> = Vec::new();
     let mut results: Vec<GameResult> = Vec::new();
     let unexpected = |line: usize, what: &str| EventLogError {
         line,
@@ -178,11 +178,11 @@ fn verify(log: &mut LogRecords<'_, impl FnMut(Record)>) -> Result<(), EventLogEr
     match log.next()? {
         Some((
             _,
-            record @ Record {
+            entry @ Entry {
                 event: Event::MatchStart(_),
                 ..
             },
-        )) => log.hand_on(record),
+        )) => log.hand_on(entry),
         other => {
             return Err(EventLogError {
                 line: other.map_or(1, |(line, _)| line),
@@ -191,14 +191,14 @@ fn verify(log: &mut LogRecords<'_, impl FnMut(Record)>) -> Result<(), EventLogEr
         }
     }
     for game in 1..=2u8 {
-        let Some((line, record)) = log.peek(0)? else {
+        let Some((line, entry)) = log.peek(0)? else {
             return Err(EventLogError {
                 line: log.end_line(),
                 message: format!("the log stops short: expected game {game}'s game_start"),
             });
         };
-        let Event::GameStart(start) = &record.event else {
-            return Err(unexpected(*line, record.event.name()));
+        let Event::GameStart(start) = &entry.event else {
+            return Err(unexpected(*line, entry.event.name()));
         };
         let mut referee = GameReferee::start(
             game,
@@ -215,14 +215,14 @@ fn verify(log: &mut LogRecords<'_, impl FnMut(Record)>) -> Result<(), EventLogEr
         })?;
         log.compare(&mut expected)?;
         while referee.state().ended.is_none() {
-            let Some((line, record)) = log.peek(0)? else {
+            let Some((line, entry)) = log.peek(0)? else {
                 return Err(EventLogError {
                     line: log.end_line(),
                     message: format!("the log stops short: game {game} has not ended"),
                 });
             };
-            let Event::TurnStart { team, .. } = record.event else {
-                return Err(unexpected(*line, record.event.name()));
+            let Event::TurnStart { team, .. } = entry.event else {
+                return Err(unexpected(*line, entry.event.name()));
             };
             let line = *line;
             let (turn, comment, illegal) = turn_of(log, team)?;
@@ -254,30 +254,30 @@ fn verify(log: &mut LogRecords<'_, impl FnMut(Record)>) -> Result<(), EventLogEr
             results.push(result);
         }
     }
-    let Some((line, record)) = log.peek(0)? else {
+    let Some((line, entry)) = log.peek(0)? else {
         return Err(EventLogError {
             line: log.end_line(),
             message: "the log stops short: expected match_end".into(),
         });
     };
-    let Event::MatchEnd { janken, .. } = record.event else {
-        return Err(unexpected(*line, record.event.name()));
+    let Event::MatchEnd { janken, .. } = entry.event else {
+        return Err(unexpected(*line, entry.event.name()));
     };
-    expected.push(Record {
+    expected.push(Entry {
         game: None,
         turn: 0,
         t: 0,
         event: MatchResult::decide(&results, janken).event(),
     });
     log.compare(&mut expected)?;
-    if let Some((line, record)) = log.peek(0)? {
-        return Err(unexpected(*line, record.event.name()));
+    if let Some((line, entry)) = log.peek(0)? {
+        return Err(unexpected(*line, entry.event.name()));
     }
     Ok(())
 }
 
-fn record_of(game: u8, state: &GameState, event: Event) -> Record {
-    Record {
+fn record_of(game: u8, state: &GameState, event: Event) -> Entry {
+    Entry {
         game: Some(game),
         turn: state.turns,
         t: state.elapsed,
@@ -309,15 +309,15 @@ type Illegal = (crate::model::code::Code, String, u64);
 /// it: its steps from its action events, its duration from what was
 /// charged.
 fn turn_of(
-    log: &mut LogRecords<'_, impl FnMut(Record)>,
+    log: &mut LogRecords<'_, impl FnMut(Entry)>,
     team: Team,
 ) -> Result<(Turn, Option<String>, Option<Illegal>), EventLogError> {
     let mut steps = Vec::new();
     let mut timeout = None;
     let mut illegal = None;
     let mut index = 1;
-    while let Some((line, record)) = log.peek(index)? {
-        match &record.event {
+    while let Some((line, entry)) = log.peek(index)? {
+        match &entry.event {
             Event::Clear { items, .. } => steps.push(Step::Clear(items.clone())),
             Event::Place { items, .. } => steps.push(Step::Place(items.clone())),
             Event::Move { to, .. } => steps.push(Step::Move(*to)),
@@ -367,8 +367,8 @@ mod tests {
 
     fn events_of(log: &str, policy: Policy) -> String {
         let mut text = String::new();
-        let verdict = read(log.as_bytes(), policy, |record| {
-            text += &record.to_json();
+        let verdict = read(log.as_bytes(), policy, |entry| {
+            text += &entry.to_json();
             text.push('\n');
         });
         assert_eq!(verdict.error, None);
@@ -380,8 +380,8 @@ mod tests {
     #[test]
     fn the_worked_examples_events_read_back() {
         let text = events_of(EXAMPLE, Policy::Strict);
-        let records = read_events(text.as_bytes()).unwrap();
-        let again: String = records.iter().map(|r| r.to_json() + "\n").collect();
+        let entries = read_events(text.as_bytes()).unwrap();
+        let again: String = entries.iter().map(|r| r.to_json() + "\n").collect();
         assert_eq!(again, text);
     }
 

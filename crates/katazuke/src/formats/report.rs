@@ -6,10 +6,10 @@ use serde::Serialize;
 
 use crate::log::reader::Diagnostic;
 use crate::model::code::Code;
-use crate::model::event::{Event, Record};
+use crate::model::event::{Entry, Event};
 use crate::model::team::{PerTeam, Team};
 use crate::model::turn::Seconds;
-use crate::rules::outcome::{GameResult, MatchResult, CRITERIA};
+use crate::rules::result::{GameResult, MatchResult, CRITERIA};
 
 /// One game's line of the report.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -41,22 +41,22 @@ pub struct Results {
 
 impl Results {
     /// Folds one more event into the results.
-    pub fn apply(&mut self, record: &Record) {
-        match &record.event {
+    pub fn apply(&mut self, entry: &Entry) {
+        match &entry.event {
             Event::MatchStart(start) => self.names = start.teams.clone(),
             Event::GameStart(game) => self.first = Some(game.first),
             Event::GameEnd { reason, .. } => {
-                if let Some(result) = GameResult::of(&record.event) {
+                if let Some(result) = GameResult::of(&entry.event) {
                     self.games.push(GameReport {
-                        game: record.game.unwrap_or(0),
+                        game: entry.game.unwrap_or(0),
                         first: self.first.unwrap_or(Team::A),
                         end: reason.name(),
-                        turns: record.turn,
+                        turns: entry.turn,
                         result,
                     });
                 }
             }
-            Event::MatchEnd { .. } => self.result = MatchResult::of(&record.event),
+            Event::MatchEnd { .. } => self.result = MatchResult::of(&entry.event),
             _ => {}
         }
     }
@@ -180,7 +180,7 @@ pub fn report_text(results: &Results) -> String {
         if name.is_empty() || name == team.letter() {
             team.to_string()
         } else {
-            format!("{team} ({})", edge::printable::printable(name))
+            format!("{team} ({})", edge::printable(name))
         }
     };
     text += &format!("{} against {}\n\n", name(Team::A), name(Team::B));

@@ -1,6 +1,6 @@
 //! What happens in a match (§12): refereeing a log produces these events,
 //! a game's state is a fold over them, and results, frames and messages are
-//! derived from them. [`Record`] is one line of `katazuke events`, written and read as JSON by
+//! derived from them. [`Entry`] is one line of `katazuke events`, written and read as JSON by
 //! [`crate::formats::event_json`].
 
 use std::fmt;
@@ -143,7 +143,7 @@ pub enum Event {
     },
     /// The team's current territory moved.
     Move {
-        /// Whose.
+        /// The team whose current territory moved.
         team: Team,
         /// From where (none when the team had none).
         from: Option<Cell>,
@@ -152,19 +152,19 @@ pub enum Event {
     },
     /// The team emptied its container.
     Empty {
-        /// Whose.
+        /// The team that emptied its container.
         team: Team,
         /// Objects emptied.
         amount: u32,
     },
     /// The team did nothing.
     Pass {
-        /// Who.
+        /// The team that passed.
         team: Team,
     },
     /// The turn ran out of time: nothing of it was applied (§7.2, §7.3).
     Timeout {
-        /// Whose.
+        /// The team whose turn ran out of time.
         team: Team,
         /// The duration recorded, ms, or none for a `timeout` turn.
         recorded: Option<u64>,
@@ -173,7 +173,7 @@ pub enum Event {
     },
     /// An illegal turn, counted as a pass (`--illegal=pass`, §10.5).
     Illegal {
-        /// Whose.
+        /// The team whose turn broke a rule.
         team: Team,
         /// The rule broken.
         code: Code,
@@ -182,7 +182,7 @@ pub enum Event {
     },
     /// The team's clock reached 0: it takes no more turns (§7.4).
     TeamOut {
-        /// Who.
+        /// The team that is out of time.
         team: Team,
     },
     /// A turn ends: its time is charged.
@@ -200,7 +200,7 @@ pub enum Event {
     },
     /// A game ends (§8, §9.1).
     GameEnd {
-        /// Why.
+        /// What ended it: the board, the game clock or both teams' clocks.
         reason: End,
         /// Cells owned at the end.
         territory: PerTeam<u32>,
@@ -256,7 +256,7 @@ impl Event {
 
 /// An event and where in the match it happens: one line of the event log.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Record {
+pub struct Entry {
     /// The game, 1 or 2; none for the match's own events.
     pub game: Option<u8>,
     /// The turn, from 1 (0 before the first).

@@ -2,6 +2,8 @@
 //! stock, the team clock and the game clock. Times are whole milliseconds
 //! (§7.1).
 
+use std::fmt;
+
 use serde::{Deserialize, Serialize};
 
 use super::field::Field;
@@ -35,6 +37,76 @@ pub struct Params {
     pub team_time: u64,
     /// The game clock, ms.
     pub game_time: u64,
+}
+
+impl Params {
+    /// Whether every parameter is within the range §2.1 allows (the field
+    /// is by construction: a [`Field`] is only ever a valid one).
+    pub fn check(&self) -> Result<(), ParamError> {
+        check_capacity(self.capacity)?;
+        check_stock(self.stock.first)?;
+        check_stock(self.stock.second)?;
+        check_team_time(self.team_time)?;
+        check_game_time(self.game_time)?;
+        Ok(())
+    }
+}
+
+/// A parameter outside the range §2.1 allows. Its message is the one a
+/// log's parameter line gets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ParamError {
+    /// Not one capacity in [`CAPACITIES`].
+    Capacity,
+    /// Not one or two stocks in [`STOCKS`].
+    Stock,
+    /// A team clock outside [`TEAM_TIMES`].
+    TeamTime,
+    /// A game clock outside [`GAME_TIMES`].
+    GameTime,
+}
+
+impl fmt::Display for ParamError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            ParamError::Capacity => "capacity must be one number 1..999 (§2.1)",
+            ParamError::Stock => {
+                "stock must be one or two numbers 0..99 (first team's, then second's) (§2.1)"
+            }
+            ParamError::TeamTime => "team time must be 0.001..3600 s (§2.1)",
+            ParamError::GameTime => "game time must be 0.001..7200 s (§2.1)",
+        })
+    }
+}
+
+impl std::error::Error for ParamError {}
+
+/// `capacity`, if §2.1 allows it.
+pub fn check_capacity(capacity: u32) -> Result<u32, ParamError> {
+    Some(capacity)
+        .filter(|capacity| CAPACITIES.contains(capacity))
+        .ok_or(ParamError::Capacity)
+}
+
+/// One team's `stock`, if §2.1 allows it.
+pub fn check_stock(stock: u32) -> Result<u32, ParamError> {
+    Some(stock)
+        .filter(|stock| STOCKS.contains(stock))
+        .ok_or(ParamError::Stock)
+}
+
+/// A team clock of `ms`, if §2.1 allows it.
+pub fn check_team_time(ms: u64) -> Result<u64, ParamError> {
+    Some(ms)
+        .filter(|ms| TEAM_TIMES.contains(ms))
+        .ok_or(ParamError::TeamTime)
+}
+
+/// A game clock of `ms`, if §2.1 allows it.
+pub fn check_game_time(ms: u64) -> Result<u64, ParamError> {
+    Some(ms)
+        .filter(|ms| GAME_TIMES.contains(ms))
+        .ok_or(ParamError::GameTime)
 }
 
 /// The stock per role.

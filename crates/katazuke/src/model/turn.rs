@@ -9,7 +9,7 @@ use super::team::Team;
 /// A cell and a number of objects: one entry of a clear or a place.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Item {
-    /// Where.
+    /// The cell the objects are cleared from or placed on.
     pub cell: Cell,
     /// How many objects, at least 1.
     pub count: u32,
@@ -135,9 +135,9 @@ impl fmt::Display for Seconds {
 /// Milliseconds as a clock shows them: `m:ss.s` (tenths, rounded down),
 /// for the replay and reports.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Clock(pub u64);
+pub struct ClockTime(pub u64);
 
-impl fmt::Display for Clock {
+impl fmt::Display for ClockTime {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let tenths = self.0 / 100;
         write!(
@@ -161,8 +161,8 @@ mod tests {
         assert_eq!(Seconds(1234).to_string(), "1.234");
         assert_eq!(Seconds(62_050).to_string(), "62.05");
         assert_eq!(Seconds(0).to_string(), "0.0");
-        assert_eq!(Clock(13_000).to_string(), "0:13.0");
-        assert_eq!(Clock(62_549).to_string(), "1:02.5");
+        assert_eq!(ClockTime(13_000).to_string(), "0:13.0");
+        assert_eq!(ClockTime(62_549).to_string(), "1:02.5");
         let item = |count| Item {
             cell: Cell::parse("b1").unwrap(),
             count,

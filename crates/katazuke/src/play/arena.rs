@@ -12,8 +12,8 @@ use crate::engine::action::Words;
 use crate::engine::cost::{virtual_duration, PASS_MS};
 use crate::log::record::{GameRecord, MatchRecord};
 use crate::model::event::Event;
-use crate::model::field::Cell;
 use crate::model::params::Params;
+use crate::model::setup::{GameSetup, MatchSetup};
 use crate::model::state::GameState;
 use crate::model::team::{PerTeam, Team};
 use crate::model::turn::{Play, Step, Turn};
@@ -52,56 +52,6 @@ impl Default for PlayOptions {
     }
 }
 
-/// How one game begins.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameSetup {
-    /// Who takes turn 1.
-    pub first: Team,
-    /// Each team's start cells: one for the first, two for the second.
-    pub start: PerTeam<Vec<Cell>>,
-    /// Each team's current one.
-    pub current: PerTeam<Cell>,
-}
-
-impl GameSetup {
-    /// The game of `cells` (the first team's cell, then the second's two,
-    /// the first of them current) with `first` first.
-    pub fn of_cells(first: Team, cells: [Cell; 3]) -> GameSetup {
-        let second = first.other();
-        let mut start = PerTeam::<Vec<Cell>>::default();
-        start[first] = vec![cells[0]];
-        start[second] = vec![cells[1], cells[2]];
-        let mut current = PerTeam {
-            a: cells[0],
-            b: cells[0],
-        };
-        current[second] = cells[1];
-        GameSetup {
-            first,
-            start,
-            current,
-        }
-    }
-
-    /// Game 1 with A first on `cells`, and game 2 the same cells with B
-    /// first: each team plays each role from the same start.
-    pub fn swapped_pair(cells: [Cell; 3]) -> [GameSetup; 2] {
-        [
-            GameSetup::of_cells(Team::A, cells),
-            GameSetup::of_cells(Team::B, cells),
-        ]
-    }
-}
-
-/// What a match is played with.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct MatchSetup {
-    /// Both games' parameters.
-    pub params: Params,
-    /// Game 1 and game 2.
-    pub games: [GameSetup; 2],
-}
-
 /// Plays a whole match between `players` (A's and B's) and returns its
 /// record, each turn's comment saying what went wrong, if anything. An
 /// error only when a start is not one §3.1 allows (every answer is
@@ -117,10 +67,10 @@ pub fn play_match(
         player.tell(&Message::Match { you: team });
     }
     let mut games = Vec::new();
-    for (index, game) in setup.games.iter().enumerate() {
+    for (index, game) in setup.games().iter().enumerate() {
         games.push(play_game(
             index as u8 + 1,
-            &setup.params,
+            setup.params(),
             game,
             &mut players,
             options,
@@ -132,7 +82,7 @@ pub fn play_match(
     let names = PerTeam::from_fn(|team| Some(record_name(&players[team.index()].label())));
     Ok(MatchRecord {
         names,
-        params: setup.params.clone(),
+        params: setup.params().clone(),
         games,
         janken: None,
     })
@@ -343,6 +293,6 @@ fn illegal(
 
 /// A program's line as a comment shows it: quoted, printable, short.
 fn quoted(line: &str) -> String {
-    let shown: String = edge::printable::printable(line).chars().take(60).collect();
+    let shown: String = edge::printable(line).chars().take(60).collect();
     format!("{shown:?}")
 }

@@ -10,7 +10,7 @@ mod process_group;
 pub mod program;
 pub mod protocol;
 pub mod random;
-pub mod setup;
 pub mod spec;
+pub mod starts;
 pub mod suite;
 pub mod tournament;

@@ -13,7 +13,7 @@ use crate::engine::search::{Found, Limits, Searcher};
 use crate::model::state::GameState;
 use crate::model::turn::Step;
 use crate::rules::legality::check_steps;
-use edge::text_input::{BadLine, BoundedLines, LineError};
+use edge::{BadLine, BoundedLines, LineError};
 
 /// Whose time a turn takes (§15.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]

@@ -34,7 +34,7 @@ use super::player::{Answer, Go, Player, Silence};
 use super::process_group::{self, Group};
 use super::protocol::{go_line, message_lines, Message, IS_READY, READY_OK};
 use crate::model::team::Team;
-use edge::text_input::{BadLine, BoundedLines, LineError};
+use edge::{BadLine, BoundedLines, LineError};
 
 /// The longest answer line taken: 64 KiB, far more than any turn's steps.
 /// A longer line is no answer, whatever it begins with.

@@ -141,7 +141,7 @@ pub fn random_turn(state: &GameState, random: &mut Seeded, mishaps: u64) -> Turn
 
 /// A whole random legal match on `params` from `seed`: A is first in game
 /// 1, B in game 2; `mishaps` turns in a thousand overrun or time out (see
-/// [`random_turn`]), which puts teams out early.
+/// `random_turn`), which puts teams out early.
 pub fn random_match(params: &Params, seed: u64, mishaps: u64) -> MatchRecord {
     let mut random = Seeded::new(seed);
     let mut games = Vec::new();

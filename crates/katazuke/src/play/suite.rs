@@ -4,10 +4,10 @@
 //! cells used in both games with the roles swapped. The same seed gives
 //! the same match on every machine.
 
-use super::arena::{GameSetup, MatchSetup};
 use super::random::{random_start, Seeded};
 use crate::model::field::Field;
 use crate::model::params::{Params, Stock, DEFAULT_GAME_TIME, DEFAULT_TEAM_TIME};
+use crate::model::setup::{GameSetup, MatchSetup};
 
 /// The practice match of `seed`.
 pub fn practice_setup(seed: u64) -> MatchSetup {
@@ -39,8 +39,6 @@ pub fn practice_setup(seed: u64) -> MatchSetup {
         game_time: DEFAULT_GAME_TIME,
     };
     let cells = random_start(params.field.size(), &mut random);
-    MatchSetup {
-        params,
-        games: GameSetup::swapped_pair(cells),
-    }
+    MatchSetup::new(params, GameSetup::swapped_pair(cells))
+        .expect("capacity 4 to 8, stock 2 to 4 and the default clocks are within §2.1")
 }

@@ -4,12 +4,12 @@
 //! so memory stays flat however long the match.
 
 use crate::model::code::Code;
-use crate::model::event::{End, Event, Record};
+use crate::model::event::{End, Entry, Event};
 use crate::model::field::Cell;
 use crate::model::state::GameState;
 use crate::model::team::{PerTeam, Role, Team};
 use crate::model::turn::Item;
-use crate::rules::outcome::{GameResult, MatchResult};
+use crate::rules::result::{GameResult, MatchResult};
 
 /// What one turn did, gathered from its events.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -21,7 +21,7 @@ pub struct TurnSummary {
     /// Its role.
     pub role: Role,
     /// The action, or what became of the turn.
-    pub action: Action,
+    pub effect: Effect,
     /// Objects emptied, when the container was emptied.
     pub emptied: Option<u32>,
     /// Cells the team claimed.
@@ -38,7 +38,7 @@ pub struct TurnSummary {
 
 /// A turn's action, as its events tell it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Action {
+pub enum Effect {
     /// Cleared these.
     Clear(Vec<Item>),
     /// Placed these.
@@ -71,11 +71,11 @@ impl TurnSummary {
     /// The cells the turn changed: the cells of its clear or place, and the
     /// two ends of a move.
     pub fn changed_cells(&self) -> Vec<Cell> {
-        match &self.action {
-            Action::Clear(items) | Action::Place(items) => {
+        match &self.effect {
+            Effect::Clear(items) | Effect::Place(items) => {
                 items.iter().map(|item| item.cell).collect()
             }
-            Action::Move { from, to } => from.iter().copied().chain([*to]).collect(),
+            Effect::Move { from, to } => from.iter().copied().chain([*to]).collect(),
             _ => Vec::new(),
         }
     }
@@ -139,30 +139,30 @@ impl FrameFold {
         })
     }
 
-    fn set_action(&mut self, action: Action) {
+    fn set_effect(&mut self, effect: Effect) {
         if let Some(turn) = &mut self.turn {
-            turn.action = action;
+            turn.effect = effect;
         }
     }
 
     /// Folds in the next record of the match, and returns the frame it
     /// completes, if any.
-    pub fn push(&mut self, record: Record) -> Option<Frame> {
+    pub fn push(&mut self, entry: Entry) -> Option<Frame> {
         if let Some(state) = &mut self.state {
-            state.apply(&record.event);
+            state.apply(&entry.event);
         }
-        match record.event {
+        match entry.event {
             Event::MatchStart(start) => self.names = start.teams,
             Event::GameStart(game) => {
-                self.state = Some(GameState::after_start(record.game.unwrap_or(1), &game));
+                self.state = Some(GameState::after_start(entry.game.unwrap_or(1), &game));
                 return self.frame(FrameKind::Start);
             }
             Event::TurnStart { team, role, .. } => {
                 self.turn = Some(TurnSummary {
-                    number: record.turn,
+                    number: entry.turn,
                     team,
                     role,
-                    action: Action::Pass,
+                    effect: Effect::Pass,
                     emptied: None,
                     claimed: Vec::new(),
                     cancelled: Vec::new(),
@@ -171,13 +171,13 @@ impl FrameFold {
                     comment: None,
                 });
             }
-            Event::Clear { items, .. } => self.set_action(Action::Clear(items)),
-            Event::Place { items, .. } => self.set_action(Action::Place(items)),
-            Event::Move { from, to, .. } => self.set_action(Action::Move { from, to }),
-            Event::Pass { .. } => self.set_action(Action::Pass),
-            Event::Timeout { recorded, .. } => self.set_action(Action::Timeout { recorded }),
+            Event::Clear { items, .. } => self.set_effect(Effect::Clear(items)),
+            Event::Place { items, .. } => self.set_effect(Effect::Place(items)),
+            Event::Move { from, to, .. } => self.set_effect(Effect::Move { from, to }),
+            Event::Pass { .. } => self.set_effect(Effect::Pass),
+            Event::Timeout { recorded, .. } => self.set_effect(Effect::Timeout { recorded }),
             Event::Illegal { code, message, .. } => {
-                self.set_action(Action::Illegal { code, message })
+                self.set_effect(Effect::Illegal { code, message })
             }
             Event::Claim { cell, .. } => {
                 if let Some(turn) = &mut self.turn {
@@ -213,13 +213,13 @@ impl FrameFold {
                 }
             }
             Event::GameEnd { reason, .. } => {
-                if let Some(result) = GameResult::of(&record.event) {
+                if let Some(result) = GameResult::of(&entry.event) {
                     self.games.push(result);
                     return self.frame(FrameKind::End(reason, result));
                 }
             }
             Event::MatchEnd { .. } => {
-                let result = MatchResult::of(&record.event)?;
+                let result = MatchResult::of(&entry.event)?;
                 return self.frame(FrameKind::Summary(result));
             }
         }
@@ -228,27 +228,27 @@ impl FrameFold {
 }
 
 /// The frames of a stream of records.
-pub struct Frames<I: Iterator<Item = Record>> {
-    records: I,
+pub struct Frames<I: Iterator<Item = Entry>> {
+    entries: I,
     fold: FrameFold,
 }
 
-impl<I: Iterator<Item = Record>> Frames<I> {
+impl<I: Iterator<Item = Entry>> Frames<I> {
     /// The frames `records`, a whole match's events in order, make.
-    pub fn new(records: I) -> Self {
+    pub fn new(entries: I) -> Self {
         Frames {
-            records,
+            entries,
             fold: FrameFold::default(),
         }
     }
 }
 
-impl<I: Iterator<Item = Record>> Iterator for Frames<I> {
+impl<I: Iterator<Item = Entry>> Iterator for Frames<I> {
     type Item = Frame;
 
     fn next(&mut self) -> Option<Frame> {
         loop {
-            if let Some(frame) = self.fold.push(self.records.next()?) {
+            if let Some(frame) = self.fold.push(self.entries.next()?) {
                 return Some(frame);
             }
         }

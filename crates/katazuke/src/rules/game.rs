@@ -25,7 +25,7 @@ pub enum Policy {
 /// A warning about a turn (§10.4).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Warning {
-    /// Which.
+    /// The code of §10 for the broken rule.
     pub code: Code,
     /// What, ending with the section.
     pub message: String,

@@ -14,7 +14,7 @@ use crate::model::turn::{Item, Step};
 /// A rule a turn breaks.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Violation {
-    /// Which.
+    /// The code of §10 for the broken rule.
     pub code: Code,
     /// What is wrong, ending with the rule's section.
     pub message: String,

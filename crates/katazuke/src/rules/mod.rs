@@ -4,4 +4,4 @@
 pub mod frames;
 pub mod game;
 pub mod legality;
-pub mod outcome;
+pub mod result;

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use super::names::NameError;
 use crate::model::input_error::InputError;
-use edge::text_input::{BadLine, MAX_LINE_BYTES};
+use edge::{BadLine, MAX_LINE_BYTES};
 
 /// A line of a scenario file.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -86,7 +86,7 @@ pub enum LineProblem {
     /// The file begins with a UTF-8 byte-order mark.
     ByteOrderMark,
     /// The line is longer than
-    /// [`MAX_LINE_BYTES`](edge::text_input::MAX_LINE_BYTES); the rest of
+    /// [`MAX_LINE_BYTES`](edge::MAX_LINE_BYTES); the rest of
     /// its file is not read.
     TooLong,
     /// More than `STATE OPS NAME`.

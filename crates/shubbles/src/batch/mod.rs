@@ -40,7 +40,7 @@ use crate::model::input_error::InputError;
 use crate::progress::NoProgress;
 use crate::rules::scenario::{Outcome, Scenario};
 use crate::TEMPORARY_PREFIX;
-use edge::text_input::BoundedLines;
+use edge::BoundedLines;
 use manifest::Fingerprinted;
 
 /// One scenario to render.
@@ -121,7 +121,7 @@ impl Batch {
 
     /// The name of the lock file a run of this batch's shard holds in its
     /// output folder (`.shubbles-batch-3-of-8.lock`, see
-    /// [`RunLock`](edge::run_lock::RunLock)): one live run per shard and
+    /// [`RunLock`](edge::RunLock)): one live run per shard and
     /// folder, so that no run removes the temporary files, or rewrites the
     /// files, of another run still writing them.
     pub fn lock_name(&self) -> String {
@@ -159,7 +159,7 @@ impl Batch {
     /// Reads every line of `input`, the contents of `file` (`-` for standard
     /// input), one at a time. Names are given in the order lines are added,
     /// so the first line to claim a name keeps it. A line longer than
-    /// [`MAX_LINE_BYTES`](edge::text_input::MAX_LINE_BYTES) is invalid and
+    /// [`MAX_LINE_BYTES`](edge::MAX_LINE_BYTES) is invalid and
     /// ends the file: what follows it is not read. Fails only if reading
     /// does.
     pub fn add(&mut self, file: &str, input: impl BufRead) -> io::Result<()> {
@@ -370,7 +370,8 @@ pub struct NotWritten {
     pub location: Location,
     /// The file that could not be written.
     pub path: PathBuf,
-    /// Why.
+    /// Why the file could not be written (the disk, the folder, the
+    /// encoder).
     pub error: EncodeError,
 }
 

@@ -9,31 +9,18 @@ use reel::{write_reel, EncodeError, Painter, Palette, Playback, Rectangle, ReelS
 
 use super::options::RenderOptions;
 use super::renderer::Renderer;
-use super::scene::{Motion, Scene};
-use crate::model::state::State;
+use super::scene::Scene;
 use crate::rules::frames::Frame;
 
 /// How long each frame of the 1-second GIF shows, in GIF units of 10 ms.
 pub const FRAME_DELAY_CENTISECONDS: u16 = 100;
 
-/// One picture of an animation of the box.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) enum Picture {
-    /// A frame of BOX.md §8, drawn exactly as the 1-second GIF draws it.
-    Still(Frame),
-    /// On the way from the frame holding `before` to `toward`.
-    Moving {
-        before: State,
-        toward: Frame,
-        motion: Motion,
-    },
-}
-
-/// The box's side of the seam: a renderer painting [`Picture`]s.
+/// The box's side of the seam: a renderer painting [`Scene`]s, the box's
+/// pictures.
 pub(crate) struct BoxPainter<'a>(pub(crate) &'a Renderer);
 
 impl Painter for BoxPainter<'_> {
-    type Picture = Picture;
+    type Picture = Scene;
 
     fn canvas_size(&self) -> (u32, u32) {
         self.0.canvas_size()
@@ -43,8 +30,8 @@ impl Painter for BoxPainter<'_> {
         self.0.palette()
     }
 
-    fn repaint(&self, picture: &Picture, shown: &Picture, canvas: &mut Pixmap) -> Rectangle {
-        if let (Picture::Still(frame), Picture::Still(shown)) = (picture, shown) {
+    fn repaint(&self, picture: &Scene, shown: &Scene, canvas: &mut Pixmap) -> Rectangle {
+        if let (Scene::Still(frame), Scene::Still(shown)) = (picture, shown) {
             if let Some(changed) = self.0.redraw_changes(frame, shown, canvas) {
                 return changed;
             }
@@ -53,23 +40,8 @@ impl Painter for BoxPainter<'_> {
         Rectangle::whole(canvas)
     }
 
-    fn paint(&self, picture: &Picture, canvas: &mut Pixmap) {
-        match picture {
-            Picture::Still(frame) => self.0.render_into(frame, canvas),
-            Picture::Moving {
-                before,
-                toward,
-                motion,
-            } => self.0.draw(
-                &Scene {
-                    state: before,
-                    failure: None,
-                    caption: (toward, false),
-                    motion: *motion,
-                },
-                canvas,
-            ),
-        }
+    fn paint(&self, picture: &Scene, canvas: &mut Pixmap) {
+        self.0.draw(picture, canvas);
     }
 }
 
@@ -84,7 +56,7 @@ pub fn write_gif<W: Write>(
 ) -> Result<ReelSummary, EncodeError> {
     let renderer = Renderer::new(options);
     let shots = frames.into_iter().map(|frame| Shot {
-        picture: Picture::Still(frame),
+        picture: Scene::Still(frame),
         delay_cs: FRAME_DELAY_CENTISECONDS,
     });
     let playback = Playback {
@@ -192,9 +164,9 @@ mod tests {
                 let painter = BoxPainter(&renderer);
                 let frames: Vec<Frame> = scenario.frames().collect();
                 let mut canvas = renderer.new_pixmap();
-                painter.paint(&Picture::Still(frames[0]), &mut canvas);
+                painter.paint(&Scene::Still(frames[0]), &mut canvas);
                 for pair in frames.windows(2) {
-                    let (shown, next) = (Picture::Still(pair[0]), Picture::Still(pair[1]));
+                    let (shown, next) = (Scene::Still(pair[0]), Scene::Still(pair[1]));
                     let before = canvas.clone();
                     let changed = painter.repaint(&next, &shown, &mut canvas);
                     let whole = renderer.render(&pair[1]);

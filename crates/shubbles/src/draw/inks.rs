@@ -47,7 +47,8 @@ pub const PALETTE: [[u8; 3]; 8] = [
 ];
 
 impl Ink {
-    /// Every ink, in palette order.
+    /// Every ink, in palette order (for the tests that check the palette).
+    #[cfg(test)]
     pub const ALL: [Ink; 8] = [
         Ink::Background,
         Ink::Cell,
@@ -60,6 +61,7 @@ impl Ink {
     ];
 
     /// Position in [`PALETTE`].
+    #[cfg(test)]
     pub const fn index(self) -> u8 {
         self as u8
     }

@@ -143,12 +143,12 @@ impl Renderer {
     /// renderer (from [`Renderer::new_pixmap`]); reusing one keeps a long
     /// run from allocating a canvas per frame.
     pub fn render_into(&self, frame: &Frame, pixmap: &mut Pixmap) {
-        self.draw(&Scene::still(frame), pixmap);
+        self.draw(&Scene::Still(*frame), pixmap);
     }
 
     /// Draws `scene` over all of `pixmap`.
-    pub(crate) fn draw(&self, scene: &Scene<'_>, pixmap: &mut Pixmap) {
-        let view = match scene.motion {
+    pub(crate) fn draw(&self, scene: &Scene, pixmap: &mut Pixmap) {
+        let view = match scene.motion() {
             Motion::Turning { degrees } => {
                 let (sin, cos) = degrees.to_radians().sin_cos();
                 // Not anti-aliased either: the blends of a turning grid's
@@ -164,7 +164,7 @@ impl Renderer {
             // blending, so every pixel is exactly a palette colour. Only a
             // sliding creature or stot is anti-aliased.
             _ => View {
-                transform: self.quarter_turn_transform(scene.state.orientation()),
+                transform: self.quarter_turn_transform(scene.state().orientation()),
                 turning: false,
             },
         };
@@ -206,9 +206,9 @@ impl Renderer {
         self.box_transform(cos, sin)
     }
 
-    fn draw_box(&self, scene: &Scene<'_>, pixmap: &mut Pixmap, view: View) {
+    fn draw_box(&self, scene: &Scene, pixmap: &mut Pixmap, view: View) {
         let layout = &self.layout;
-        let state = scene.state;
+        let state = scene.state();
         let mut pen = Pen { pixmap, view };
         if view.turning {
             self.draw_empty_box(&mut pen);
@@ -228,7 +228,7 @@ impl Renderer {
         let gravity = state.orientation().gravity();
         for cell in Cell::all() {
             let square = layout.square(cell.position());
-            match (state.content(cell), scene.motion) {
+            match (state.content(cell), scene.motion()) {
                 (content, Motion::Rest) => self.still_content(&mut pen, square, content),
                 (Content::Empty, _) => {}
                 (Content::Stot, Motion::StotSliding { to, progress }) => {
@@ -260,7 +260,7 @@ impl Renderer {
         }
         if let Some(creature) = state.exit() {
             let ink = Ink::of(creature);
-            match scene.motion {
+            match scene.motion() {
                 // The tick after it came out, it goes on down half a cell
                 // and fades away: gone, as in the next frame.
                 Motion::Falling { progress, .. } => {
@@ -272,7 +272,7 @@ impl Renderer {
             }
         }
 
-        match scene.failure {
+        match scene.failure() {
             Some(Failure::SmoleEscaped) => {
                 self.outline(&mut pen, self.exit_square(), Ink::Smole);
             }
@@ -370,7 +370,7 @@ impl Renderer {
             }
         }
         if let Some(operations) = self.options.caption() {
-            self.draw_caption(&Scene::still(frame), operations, pixmap);
+            self.draw_caption(&Scene::Still(*frame), operations, pixmap);
         }
         Some(cells.union(strip).rectangle())
     }
@@ -431,8 +431,8 @@ impl Renderer {
 
     /// The caption lines, centred in the strip, each shrunk to fit the
     /// width when it is long.
-    fn draw_caption(&self, scene: &Scene<'_>, operations: &[Operation], pixmap: &mut Pixmap) {
-        let (frame, show_failure) = scene.caption;
+    fn draw_caption(&self, scene: &Scene, operations: &[Operation], pixmap: &mut Pixmap) {
+        let (frame, show_failure) = scene.caption();
         let (first, second) = caption(frame, operations, show_failure);
         let layout = &self.layout;
         let width = layout.side as f32;

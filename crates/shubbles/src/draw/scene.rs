@@ -1,6 +1,6 @@
-//! What one picture of the box shows: a frame at rest, or the box on its
-//! way from one frame to the next (a turn, a falling tick, the stot
-//! sliding), for the renderer to draw.
+//! What one picture of the box shows, its scene: a frame at rest, or the
+//! box on its way from one frame to the next (a turn, a falling tick, the
+//! stot sliding). Animations are streams of scenes; the renderer draws one.
 
 use crate::model::event::Failure;
 use crate::model::geometry::{Cell, CellSet};
@@ -9,26 +9,49 @@ use crate::rules::frames::Frame;
 
 /// What one picture shows: a frame of BOX.md §8 at rest, or the box on its
 /// way from one frame to the next.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Scene<'a> {
-    /// What the cells hold: at rest the frame's state, in motion the state
-    /// before the step.
-    pub state: &'a State,
-    /// Marked when set (at rest only).
-    pub failure: Option<Failure>,
-    /// The frame the caption describes, and whether it says what failed.
-    pub caption: (&'a Frame, bool),
-    pub motion: Motion,
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Scene {
+    /// A frame of BOX.md §8, drawn exactly as the 1-second GIF draws it.
+    Still(Frame),
+    /// On the way from the frame holding `before` to `toward`.
+    Moving {
+        before: State,
+        toward: Frame,
+        motion: Motion,
+    },
 }
 
-impl<'a> Scene<'a> {
-    /// The frame as the 1-second GIF shows it.
-    pub fn still(frame: &'a Frame) -> Scene<'a> {
-        Scene {
-            state: &frame.state,
-            failure: frame.failure,
-            caption: (frame, true),
-            motion: Motion::Rest,
+impl Scene {
+    /// What the cells hold: at rest the frame's state, in motion the state
+    /// before the step.
+    pub fn state(&self) -> &State {
+        match self {
+            Scene::Still(frame) => &frame.state,
+            Scene::Moving { before, .. } => before,
+        }
+    }
+
+    /// The failure to mark (at rest only).
+    pub fn failure(&self) -> Option<Failure> {
+        match self {
+            Scene::Still(frame) => frame.failure,
+            Scene::Moving { .. } => None,
+        }
+    }
+
+    /// The frame the caption describes, and whether it says what failed.
+    pub fn caption(&self) -> (&Frame, bool) {
+        match self {
+            Scene::Still(frame) => (frame, true),
+            Scene::Moving { toward, .. } => (toward, false),
+        }
+    }
+
+    /// How far the box is between two frames.
+    pub fn motion(&self) -> Motion {
+        match self {
+            Scene::Still(_) => Motion::Rest,
+            Scene::Moving { motion, .. } => *motion,
         }
     }
 }

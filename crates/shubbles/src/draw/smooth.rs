@@ -21,10 +21,10 @@ use std::iter::Peekable;
 use reel::tiny_skia::Pixmap;
 use reel::{write_reel, EncodeError, Painter, Playback, ReelSummary, Shot};
 
-use super::animation::{BoxPainter, Picture};
+use super::animation::BoxPainter;
 use super::options::RenderOptions;
 use super::renderer::Renderer;
-use super::scene::Motion;
+use super::scene::{Motion, Scene};
 use crate::model::event::Event;
 use crate::model::state::State;
 use crate::rules::frames::Frame;
@@ -68,7 +68,7 @@ fn ease(t: f32) -> f32 {
 /// operation's worth is held at a time.
 pub(crate) struct Shots<I: Iterator<Item = Frame>> {
     frames: Peekable<I>,
-    queue: VecDeque<Picture>,
+    queue: VecDeque<Scene>,
     /// The last §8 frame reached, where the motion rests.
     at: Option<Frame>,
     /// Pictures since the current operation started.
@@ -85,7 +85,7 @@ impl<I: Iterator<Item = Frame>> Shots<I> {
         }
     }
 
-    fn push(&mut self, shot: Picture) {
+    fn push(&mut self, shot: Scene) {
         self.queue.push_back(shot);
         self.in_operation += 1;
     }
@@ -94,18 +94,18 @@ impl<I: Iterator<Item = Frame>> Shots<I> {
     /// `1/steps`, `2/steps`, … of the way, then `next` itself, at rest.
     fn glide(&mut self, before: State, next: Frame, steps: usize, motion: impl Fn(f32) -> Motion) {
         for i in 1..steps {
-            self.push(Picture::Moving {
+            self.push(Scene::Moving {
                 before,
                 toward: next,
                 motion: motion(i as f32 / steps as f32),
             });
         }
-        self.push(Picture::Still(next));
+        self.push(Scene::Still(next));
     }
 
     fn rest(&mut self, frame: Frame, pictures: usize) {
         for _ in 0..pictures {
-            self.push(Picture::Still(frame));
+            self.push(Scene::Still(frame));
         }
     }
 
@@ -137,7 +137,7 @@ impl<I: Iterator<Item = Frame>> Shots<I> {
                 let pictures = stills.last().map_or(0, |&(at, _)| at);
                 for i in 1..=pictures {
                     match stills.iter().find(|&&(at, _)| at == i) {
-                        Some(&(_, frame)) => self.push(Picture::Still(frame)),
+                        Some(&(_, frame)) => self.push(Scene::Still(frame)),
                         None => {
                             let t = ease(i as f32 / pictures as f32);
                             // The caption names the frame being turned to.
@@ -145,7 +145,7 @@ impl<I: Iterator<Item = Frame>> Shots<I> {
                                 .iter()
                                 .find(|&&(at, _)| at > i)
                                 .map_or(next, |&(_, f)| f);
-                            self.push(Picture::Moving {
+                            self.push(Scene::Moving {
                                 before,
                                 toward,
                                 motion: Motion::Turning {
@@ -174,7 +174,7 @@ impl<I: Iterator<Item = Frame>> Shots<I> {
                 })
             }
             // Frames are made by the three events above only.
-            Event::Left { .. } | Event::Failed(_) => self.push(Picture::Still(next)),
+            Event::Left { .. } | Event::Failed(_) => self.push(Scene::Still(next)),
         }
         self.at = Some(last);
         let operation_ends = match self.frames.peek() {
@@ -194,9 +194,9 @@ impl<I: Iterator<Item = Frame>> Shots<I> {
 }
 
 impl<I: Iterator<Item = Frame>> Iterator for Shots<I> {
-    type Item = Picture;
+    type Item = Scene;
 
-    fn next(&mut self) -> Option<Picture> {
+    fn next(&mut self) -> Option<Scene> {
         while self.queue.is_empty() {
             match self.at {
                 None => {
@@ -245,7 +245,7 @@ pub fn write_smooth_gif<W: Write>(
     write_reel(&BoxPainter(&renderer), shots, &playback, out)
 }
 
-/// Picture `n` (from 0) of the smooth animation of `frames`, as
+/// Scene `n` (from 0) of the smooth animation of `frames`, as
 /// [`write_smooth_gif`] draws it; `None` past the end. For a still or a
 /// thumbnail of one moment of the motion, and for golden tests.
 pub fn smooth_picture(
@@ -271,16 +271,16 @@ mod tests {
     const FIGURE_1A: &str = ".........@...o....ooo..xox...";
     const DEMO_OPS: &str = "+>|<-v+^+";
 
-    fn shots(state: &str, ops: &str) -> Vec<Picture> {
+    fn shots(state: &str, ops: &str) -> Vec<Scene> {
         let scenario = Scenario::parse(state, ops, false).unwrap();
         Shots::new(scenario.frames()).collect()
     }
 
     /// The §8 frame each picture shows or moves towards.
-    fn target(shot: &Picture) -> Frame {
+    fn target(shot: &Scene) -> Frame {
         match *shot {
-            Picture::Still(frame) => frame,
-            Picture::Moving { toward, .. } => toward,
+            Scene::Still(frame) => frame,
+            Scene::Moving { toward, .. } => toward,
         }
     }
 
@@ -295,12 +295,12 @@ mod tests {
             let scenario = Scenario::parse(state, ops, false).unwrap();
             let all = shots(state, ops);
             let first = scenario.frames().next().unwrap();
-            assert_eq!(all[0], Picture::Still(first), "{state} {ops}");
+            assert_eq!(all[0], Scene::Still(first), "{state} {ops}");
             let stills: Vec<usize> = all
                 .iter()
                 .filter_map(|shot| match shot {
-                    Picture::Still(frame) => Some(frame.index),
-                    Picture::Moving { .. } => None,
+                    Scene::Still(frame) => Some(frame.index),
+                    Scene::Moving { .. } => None,
                 })
                 .collect();
             let mut shown = stills.clone();
@@ -347,7 +347,7 @@ mod tests {
         assert_eq!(START_HOLD + QUARTER_TURN / 2 - 1, 23);
         assert!(matches!(
             all[23],
-            Picture::Moving {
+            Scene::Moving {
                 motion: Motion::Turning { degrees },
                 ..
             } if degrees == 45.0
@@ -360,7 +360,7 @@ mod tests {
         let angles: Vec<f32> = all
             .iter()
             .map(|shot| match shot {
-                Picture::Moving {
+                Scene::Moving {
                     motion: Motion::Turning { degrees },
                     ..
                 } => *degrees,
@@ -387,7 +387,7 @@ mod tests {
             .filter(|shot| {
                 matches!(
                     shot,
-                    Picture::Moving {
+                    Scene::Moving {
                         motion: Motion::Falling { .. },
                         ..
                     }
@@ -424,7 +424,7 @@ mod tests {
             assert_eq!(decoded.frames.len(), written.frames);
             // A run of equal pictures is one frame, shown for the run; the
             // last holds for 2 seconds.
-            let mut runs: Vec<(Picture, u16)> = Vec::new();
+            let mut runs: Vec<(Scene, u16)> = Vec::new();
             for shot in Shots::new(scenario.frames()) {
                 match runs.last_mut() {
                     Some((picture, delay)) if *picture == shot => *delay += 5,
@@ -447,7 +447,7 @@ mod tests {
             let mut drawn = None;
             for (&(shot, _), decoded) in runs.iter().zip(&decoded.frames) {
                 let canvas = &decoded.indices;
-                let Picture::Still(frame) = shot else {
+                let Scene::Still(frame) = shot else {
                     continue;
                 };
                 checked += 1;

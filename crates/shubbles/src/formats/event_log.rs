@@ -19,14 +19,14 @@ use std::io::{self, BufRead, Write};
 use serde::{Deserialize, Serialize};
 
 use crate::model::creature::Creature;
-use crate::model::event::{Blocked, Event, Failure, Record};
+use crate::model::event::{Blocked, Entry, Event, Failure};
 use crate::model::geometry::{Cell, CellSet, OPENING_CELL};
 use crate::model::input_error::InputError;
 use crate::model::operation::format_operations;
 use crate::model::state::State;
 use crate::rules::frames::Frames;
 use crate::rules::scenario::{Outcome, Scenario, Simulation};
-use edge::text_input::{BoundedLines, LineError};
+use edge::{BoundedLines, LineError};
 
 /// One line of the log; which fields are present depends on `kind`.
 #[derive(Serialize, Deserialize, Default, Debug, PartialEq, Eq)]
@@ -104,36 +104,36 @@ impl<'a> LogLines<'a> {
 }
 
 impl Iterator for LogLines<'_> {
-    type Item = (Record, Line);
+    type Item = (Entry, Line);
 
-    fn next(&mut self) -> Option<(Record, Line)> {
-        let record = self.events.next()?;
-        if record.event.makes_frame() {
+    fn next(&mut self) -> Option<(Entry, Line)> {
+        let entry = self.events.next()?;
+        if entry.event.makes_frame() {
             self.frame += 1;
         }
-        self.state.apply(&record.event);
+        self.state.apply(&entry.event);
         Some((
-            record,
-            event_line(record, self.frame, &self.state, self.scenario),
+            entry,
+            event_line(entry, self.frame, &self.state, self.scenario),
         ))
     }
 }
 
-fn event_line(record: Record, frame: usize, after: &State, scenario: &Scenario) -> Line {
+fn event_line(entry: Entry, frame: usize, after: &State, scenario: &Scenario) -> Line {
     let mut line = Line {
         frame: Some(frame),
-        op: record.op,
-        operation: record
+        op: entry.op,
+        operation: entry
             .op
             .and_then(|i| scenario.operations.get(i))
             .map(|op| op.to_char().to_string()),
-        kind: record.event.kind().into(),
+        kind: entry.event.kind().into(),
         orientation: Some(after.orientation().degrees()),
         cells: Some(Vec::new()),
         ..Line::default()
     };
     let cells = |set: CellSet| Some(set.iter().map(Cell::index).collect());
-    match record.event {
+    match entry.event {
         Event::Turned { from, .. } => line.from = Some(from.degrees()),
         Event::Fell { moved } => line.cells = cells(moved),
         Event::Left { creature } => {
@@ -176,7 +176,7 @@ pub struct EventLog {
     /// The run its start line names.
     pub scenario: Scenario,
     /// Every event, in order.
-    pub records: Vec<Record>,
+    pub entries: Vec<Entry>,
 }
 
 impl EventLog {
@@ -184,18 +184,18 @@ impl EventLog {
     pub fn outcome(&self) -> Outcome {
         let mut state = self.scenario.start;
         let mut failure = None;
-        for record in &self.records {
-            state.apply(&record.event);
-            if let Event::Failed(why) = record.event {
-                failure = Some((record.op, why));
+        for entry in &self.entries {
+            state.apply(&entry.event);
+            if let Event::Failed(why) = entry.event {
+                failure = Some((entry.op, why));
             }
         }
         Outcome { state, failure }
     }
 
     /// The frames the events make, exactly as a run would make them.
-    pub fn frames(&self) -> Frames<std::iter::Copied<std::slice::Iter<'_, Record>>> {
-        Frames::new(self.scenario.start, self.records.iter().copied())
+    pub fn frames(&self) -> Frames<std::iter::Copied<std::slice::Iter<'_, Entry>>> {
+        Frames::new(self.scenario.start, self.entries.iter().copied())
     }
 }
 
@@ -272,7 +272,7 @@ impl std::error::Error for LogError {}
 /// field, and the log must end where the run does. A truncated, reordered,
 /// renumbered or forged log is refused with the first line that differs
 /// and what the run has there. Lines are read one at a time, each at most
-/// [`MAX_LINE_BYTES`](edge::text_input::MAX_LINE_BYTES) long; blank lines
+/// [`MAX_LINE_BYTES`](edge::MAX_LINE_BYTES) long; blank lines
 /// are skipped.
 pub fn read_event_log(input: impl BufRead) -> Result<EventLog, LogError> {
     let mut lines = BoundedLines::new(input)
@@ -303,12 +303,12 @@ pub fn read_event_log(input: impl BufRead) -> Result<EventLog, LogError> {
         });
     }
     let mut expected = LogLines::new(&scenario);
-    let mut records = Vec::new();
+    let mut entries = Vec::new();
     let mut last = start_number;
     for line in lines {
         let (number, text) = line?;
         let given = parse_line(number, &text)?;
-        let Some((record, wanted)) = expected.next() else {
+        let Some((entry, wanted)) = expected.next() else {
             return Err(LogError::PastTheEnd { line: number, last });
         };
         if given != wanted {
@@ -317,7 +317,7 @@ pub fn read_event_log(input: impl BufRead) -> Result<EventLog, LogError> {
                 message: difference(&given, &wanted),
             });
         }
-        records.push(record);
+        entries.push(entry);
         last = number;
     }
     if let Some((_, wanted)) = expected.next() {
@@ -326,7 +326,7 @@ pub fn read_event_log(input: impl BufRead) -> Result<EventLog, LogError> {
             expected: json_of(&wanted),
         });
     }
-    Ok(EventLog { scenario, records })
+    Ok(EventLog { scenario, entries })
 }
 
 fn parse_line(number: usize, text: &str) -> Result<Line, LogError> {
@@ -413,7 +413,7 @@ mod tests {
             let scenario = Scenario::parse(state, ops, false).expect("valid");
             let log = read_event_log(log_of(state, ops).as_bytes()).expect("reads back");
             assert_eq!(log.scenario, scenario);
-            assert_eq!(log.records, scenario.events().collect::<Vec<_>>());
+            assert_eq!(log.entries, scenario.events().collect::<Vec<_>>());
             assert_eq!(
                 log.frames().collect::<Vec<_>>(),
                 scenario.frames().collect::<Vec<_>>()

@@ -138,7 +138,7 @@ impl fmt::Display for Failure {
 
 /// An event and the operation that caused it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Record {
+pub struct Entry {
     /// Index of the operation in the operation string (from 0); `None` for
     /// the falls of a start that was allowed to settle first.
     pub op: Option<usize>,

@@ -5,9 +5,9 @@ use std::fmt;
 use super::geometry::Direction;
 use super::input_error::InputError;
 
-/// A turn of the whole box.
+/// A rotation of the whole box: how far an operation turns it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Turn {
+pub enum Rotation {
     /// `+`: 90° clockwise.
     Clockwise,
     /// `-`: 90° counter-clockwise.
@@ -20,7 +20,7 @@ pub enum Turn {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Operation {
     /// Turn the whole box.
-    Turn(Turn),
+    Rotate(Rotation),
     /// Move the stot one cell in a direction of the standard frame, whatever
     /// the box's orientation.
     StotMove(Direction),
@@ -30,9 +30,9 @@ impl Operation {
     /// Every operation, in the order the solver tries them: the turns, then
     /// the stot moves.
     pub const ALL: [Operation; 7] = [
-        Operation::Turn(Turn::Clockwise),
-        Operation::Turn(Turn::CounterClockwise),
-        Operation::Turn(Turn::Half),
+        Operation::Rotate(Rotation::Clockwise),
+        Operation::Rotate(Rotation::CounterClockwise),
+        Operation::Rotate(Rotation::Half),
         Operation::StotMove(Direction::Left),
         Operation::StotMove(Direction::Right),
         Operation::StotMove(Direction::Up),
@@ -42,9 +42,9 @@ impl Operation {
     /// The operation a character of an operation string stands for.
     pub const fn from_char(c: char) -> Option<Operation> {
         Some(match c {
-            '+' => Operation::Turn(Turn::Clockwise),
-            '-' => Operation::Turn(Turn::CounterClockwise),
-            '|' => Operation::Turn(Turn::Half),
+            '+' => Operation::Rotate(Rotation::Clockwise),
+            '-' => Operation::Rotate(Rotation::CounterClockwise),
+            '|' => Operation::Rotate(Rotation::Half),
             '<' => Operation::StotMove(Direction::Left),
             '>' => Operation::StotMove(Direction::Right),
             '^' => Operation::StotMove(Direction::Up),
@@ -56,9 +56,9 @@ impl Operation {
     /// The character that stands for it.
     pub const fn to_char(self) -> char {
         match self {
-            Operation::Turn(Turn::Clockwise) => '+',
-            Operation::Turn(Turn::CounterClockwise) => '-',
-            Operation::Turn(Turn::Half) => '|',
+            Operation::Rotate(Rotation::Clockwise) => '+',
+            Operation::Rotate(Rotation::CounterClockwise) => '-',
+            Operation::Rotate(Rotation::Half) => '|',
             Operation::StotMove(Direction::Left) => '<',
             Operation::StotMove(Direction::Right) => '>',
             Operation::StotMove(Direction::Up) => '^',
@@ -69,9 +69,9 @@ impl Operation {
     /// What the operation does, in words (`half turn`, `stot left`).
     pub const fn description(self) -> &'static str {
         match self {
-            Operation::Turn(Turn::Clockwise) => "turn clockwise",
-            Operation::Turn(Turn::CounterClockwise) => "turn counter-clockwise",
-            Operation::Turn(Turn::Half) => "half turn",
+            Operation::Rotate(Rotation::Clockwise) => "turn clockwise",
+            Operation::Rotate(Rotation::CounterClockwise) => "turn counter-clockwise",
+            Operation::Rotate(Rotation::Half) => "half turn",
             Operation::StotMove(Direction::Left) => "stot left",
             Operation::StotMove(Direction::Right) => "stot right",
             Operation::StotMove(Direction::Up) => "stot up",

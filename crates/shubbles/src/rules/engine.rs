@@ -7,7 +7,7 @@
 use crate::model::creature::{Content, Creature};
 use crate::model::event::{Blocked, Event, Failure};
 use crate::model::geometry::{Cell, Direction, Neighbour, Orientation, OPENING_CELL};
-use crate::model::operation::{Operation, Turn};
+use crate::model::operation::{Operation, Rotation};
 use crate::model::state::State;
 
 /// Applies one operation and lets the box settle. On failure the events up
@@ -19,12 +19,12 @@ pub fn perform(
     emit: &mut impl FnMut(Event),
 ) -> Result<(), Failure> {
     match operation {
-        Operation::Turn(turn) => {
+        Operation::Rotate(turn) => {
             let from = state.orientation();
             let quarters: &[Orientation] = match turn {
-                Turn::Clockwise => &[from.clockwise()],
-                Turn::CounterClockwise => &[from.counter_clockwise()],
-                Turn::Half => &[from.clockwise(), from.clockwise().clockwise()],
+                Rotation::Clockwise => &[from.clockwise()],
+                Rotation::CounterClockwise => &[from.counter_clockwise()],
+                Rotation::Half => &[from.clockwise(), from.clockwise().clockwise()],
             };
             let mut previous = from;
             for &to in quarters {
@@ -60,12 +60,12 @@ pub fn perform(
 #[inline(always)]
 pub fn perform_quietly(state: &mut State, operation: Operation) -> Result<(), Failure> {
     match operation {
-        Operation::Turn(turn) => {
+        Operation::Rotate(turn) => {
             let from = state.orientation();
             let to = match turn {
-                Turn::Clockwise => from.clockwise(),
-                Turn::CounterClockwise => from.counter_clockwise(),
-                Turn::Half => from.clockwise().clockwise(),
+                Rotation::Clockwise => from.clockwise(),
+                Rotation::CounterClockwise => from.counter_clockwise(),
+                Rotation::Half => from.clockwise().clockwise(),
             };
             state.apply(&Event::Turned { from, to });
             *state = state.settled()?;

@@ -3,7 +3,7 @@
 
 use std::iter::Peekable;
 
-use crate::model::event::{Event, Failure, Record};
+use crate::model::event::{Entry, Event, Failure};
 use crate::model::state::State;
 
 /// One picture of the run.
@@ -15,49 +15,49 @@ pub struct Frame {
     pub state: State,
     /// The event that made this frame (`None` for frame 0) and the index of
     /// its operation.
-    pub cause: Option<Record>,
+    pub cause: Option<Entry>,
     /// Set on the last frame of a failed run: what went wrong. The failure
     /// adds no frame of its own; a renderer marks it on this one.
     pub failure: Option<Failure>,
 }
 
 /// The frames of a stream of records, folded from `start`.
-pub struct Frames<I: Iterator<Item = Record>> {
-    records: Peekable<I>,
+pub struct Frames<I: Iterator<Item = Entry>> {
+    entries: Peekable<I>,
     state: State,
     next_index: usize,
 }
 
-impl<I: Iterator<Item = Record>> Frames<I> {
+impl<I: Iterator<Item = Entry>> Frames<I> {
     /// The frames `records` make, folded from `start`: frame 0 is `start`
     /// itself.
-    pub fn new(start: State, records: I) -> Self {
+    pub fn new(start: State, entries: I) -> Self {
         Frames {
-            records: records.peekable(),
+            entries: entries.peekable(),
             state: start,
             next_index: 0,
         }
     }
 }
 
-impl<I: Iterator<Item = Record>> Iterator for Frames<I> {
+impl<I: Iterator<Item = Entry>> Iterator for Frames<I> {
     type Item = Frame;
 
     fn next(&mut self) -> Option<Frame> {
         let cause = if self.next_index == 0 {
             None
         } else {
-            let record = self.records.next()?;
-            self.state.apply(&record.event);
-            Some(record)
+            let entry = self.entries.next()?;
+            self.state.apply(&entry.event);
+            Some(entry)
         };
         // Events that only add to this picture (a creature left, the run
         // failed) belong to it; the next picture starts at the next turn,
         // tick or stot move.
         let mut failure = None;
-        while let Some(record) = self.records.next_if(|r| !r.event.makes_frame()) {
-            self.state.apply(&record.event);
-            if let Event::Failed(why) = record.event {
+        while let Some(entry) = self.entries.next_if(|r| !r.event.makes_frame()) {
+            self.state.apply(&entry.event);
+            if let Event::Failed(why) = entry.event {
                 failure = Some(why);
             }
         }

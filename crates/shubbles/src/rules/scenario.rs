@@ -1,12 +1,12 @@
 //! A run: a start state and its operations, played by the engine into a
-//! lazy stream of [`Record`]s (memory stays flat however long the operation
+//! lazy stream of [`Entry`]s (memory stays flat however long the operation
 //! string), and how it ended.
 
 use std::collections::VecDeque;
 
 use super::engine::{perform, settle};
 use super::frames::Frames;
-use crate::model::event::{Event, Failure, Record};
+use crate::model::event::{Entry, Event, Failure};
 use crate::model::input_error::InputError;
 use crate::model::operation::{parse_operations, Operation};
 use crate::model::state::State;
@@ -141,7 +141,7 @@ pub struct Simulation<'a> {
     operations: &'a [Operation],
     next_operation: usize,
     settle_pending: bool,
-    queue: VecDeque<Record>,
+    queue: VecDeque<Entry>,
     finished: bool,
 }
 
@@ -152,13 +152,13 @@ impl Simulation<'_> {
         let result = if self.settle_pending {
             self.settle_pending = false;
             settle(&mut self.state, &mut |event| {
-                queue.push_back(Record { op: None, event })
+                queue.push_back(Entry { op: None, event })
             })
         } else if let Some(&operation) = self.operations.get(self.next_operation) {
             let index = self.next_operation;
             self.next_operation += 1;
             perform(&mut self.state, operation, &mut |event| {
-                queue.push_back(Record {
+                queue.push_back(Entry {
                     op: Some(index),
                     event,
                 })
@@ -174,12 +174,12 @@ impl Simulation<'_> {
 }
 
 impl Iterator for Simulation<'_> {
-    type Item = Record;
+    type Item = Entry;
 
-    fn next(&mut self) -> Option<Record> {
+    fn next(&mut self) -> Option<Entry> {
         loop {
-            if let Some(record) = self.queue.pop_front() {
-                return Some(record);
+            if let Some(entry) = self.queue.pop_front() {
+                return Some(entry);
             }
             if self.finished {
                 return None;
@@ -277,8 +277,8 @@ mod tests {
     fn the_event_stream_folds_to_the_same_state_as_the_run() {
         let scenario = Scenario::figure_1a();
         let mut state = scenario.start;
-        for record in scenario.events() {
-            state.apply(&record.event);
+        for entry in scenario.events() {
+            state.apply(&entry.event);
         }
         assert_eq!(state, scenario.run().state);
     }

@@ -43,9 +43,7 @@
 //! (the set of states seen) and `successors` (the rules on packed words).
 //!
 //! ```
-//! use shubbles::progress::NoProgress;
-//! use shubbles::solve::{solve, SolveOutcome};
-//! use shubbles::State;
+//! use shubbles::{solve, NoProgress, SolveOutcome, State};
 //!
 //! // One shubble on the stot's right; turning the box so gravity points
 //! // right rolls it to cell 28, and turning back lets it fall out.

@@ -4,8 +4,8 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use katazuke::play::tournament::MAX_JOBS;
-use katazuke::rules::game::Policy;
+use katazuke::Policy;
+use katazuke::MAX_JOBS;
 
 const EXAMPLES: &str = "\
 Examples:

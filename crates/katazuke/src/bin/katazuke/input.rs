@@ -5,11 +5,11 @@ use std::fs::File;
 use std::io::{self, Read};
 use std::path::Path;
 
-use edge::cli::{Ending, Saying};
-use edge::text_input::MAX_INPUT_BYTES;
-use katazuke::log::reader::{read_into, read_unfinished_into, Diagnostic, Handlers, Sink, Tally};
-use katazuke::model::event::Record;
-use katazuke::rules::game::Policy;
+use edge::MAX_INPUT_BYTES;
+use edge::{Ending, Saying};
+use katazuke::Entry;
+use katazuke::Policy;
+use katazuke::{read_into, read_unfinished_into, Diagnostic, Handlers, Sink, Tally};
 
 /// A match log's bytes and the name messages give it.
 pub struct Source {
@@ -52,16 +52,12 @@ pub fn read_source(path: &Path) -> Result<Source, Ending> {
 /// standard error as it is found, then the problem reading stopped at, if
 /// any (§10.1): one line each, in file order. Nothing of the match is
 /// kept, so a log of millions of turns takes no more memory than one.
-pub fn referee(source: &Source, policy: Policy, on_record: impl FnMut(&Record)) -> Tally {
+pub fn referee(source: &Source, policy: Policy, on_record: impl FnMut(&Entry)) -> Tally {
     referee_by(read_into, source, policy, on_record)
 }
 
 /// [`referee`] for a log that may stop anywhere (§15.2).
-pub fn referee_unfinished(
-    source: &Source,
-    policy: Policy,
-    on_record: impl FnMut(&Record),
-) -> Tally {
+pub fn referee_unfinished(source: &Source, policy: Policy, on_record: impl FnMut(&Entry)) -> Tally {
     referee_by(read_unfinished_into, source, policy, on_record)
 }
 
@@ -69,14 +65,14 @@ fn referee_by(
     read: fn(&[u8], Policy, &mut dyn Sink) -> Tally,
     source: &Source,
     policy: Policy,
-    on_record: impl FnMut(&Record),
+    on_record: impl FnMut(&Entry),
 ) -> Tally {
     let mut saying = Saying::new();
     let tally = read(
         &source.bytes,
         policy,
         &mut Handlers {
-            records: on_record,
+            entries: on_record,
             diagnostics: |diagnostic: &Diagnostic| saying.line(&diagnostic.line_for(&source.label)),
         },
     );

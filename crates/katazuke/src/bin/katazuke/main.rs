@@ -17,8 +17,8 @@ mod text;
 
 use std::process::ExitCode;
 
-use edge::cli::{also_on_signals, parse_arguments, remove_unfinished_files_on_signals};
-use katazuke::play::program::stop_every_program;
+use edge::{also_on_signals, parse_arguments, remove_unfinished_files_on_signals};
+use katazuke::stop_every_program;
 
 use args::{Cli, Command};
 use exit::PROGRAM;

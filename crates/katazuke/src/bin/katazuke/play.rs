@@ -5,29 +5,29 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use edge::cli::{
+use edge::{
     check_extension, check_writable, is_standard_output, print as print_out, say, write_output,
     Ending,
 };
-use katazuke::draw::animation::{write_replay, ReplayOptions};
-use katazuke::engine::action::sign;
-use katazuke::engine::cost::CostModel;
-use katazuke::engine::position::{Position, TERRITORY};
-use katazuke::log::reader::{read, read_setup, Setup};
-use katazuke::log::record::MatchRecord;
-use katazuke::model::team::{PerTeam, Team};
-use katazuke::play::arena::{play_match, GameSetup, MatchSetup, OnIllegal, PlayOptions};
-use katazuke::play::player::{Clock, ComputerPlayer};
-use katazuke::play::random::random_start;
-use katazuke::play::random::Seeded;
-use katazuke::play::setup::{match_params, symmetric_start};
-use katazuke::play::spec::PlayerSpec;
-use katazuke::play::suite::practice_setup;
-use katazuke::play::tournament::{Format, MatchOutcome, Tournament, TournamentError};
-use katazuke::rules::frames::{FrameFold, FrameKind};
-use katazuke::rules::game::Policy;
-use katazuke::rules::outcome::{MatchResult, CRITERIA};
+use katazuke::practice_setup;
+use katazuke::random_start;
+use katazuke::symmetric_start;
+use katazuke::CostModel;
+use katazuke::MatchRecord;
+use katazuke::PlayerSpec;
+use katazuke::Policy;
+use katazuke::Position;
+use katazuke::Seeded;
 use katazuke::TEMPORARY_PREFIX;
+use katazuke::{play_match, OnIllegal, PlayOptions};
+use katazuke::{read, read_setup};
+use katazuke::{write_replay, ReplayOptions};
+use katazuke::{Clock, ComputerPlayer};
+use katazuke::{FrameFold, FrameKind};
+use katazuke::{GameSetup, MatchSetup, Setup};
+use katazuke::{MatchOutcome, Tournament, TournamentError, TournamentKind};
+use katazuke::{MatchResult, CRITERIA};
+use katazuke::{PerTeam, Team};
 
 use crate::args::{
     ClockArg, IllegalAnswer, PlayArgs, PlayingArgs, StartArg, SuggestArgs, TournamentArgs,
@@ -99,22 +99,21 @@ pub fn setups(args: &PlayingArgs, count: usize, practice: bool) -> Result<Vec<Ma
         .map_or("the default parameters".into(), |path| {
             path.display().to_string()
         });
-    let (params, given) =
-        match_params(&setup).map_err(|problem| Ending::Invalid(format!("{label}: {problem}")))?;
-    let size = params.field.size();
     let mut random = Seeded::new(args.seed);
-    let mut setups = Vec::with_capacity(count);
-    for index in 0..count {
-        let games = match (&given, index, args.start) {
-            (Some(games), 0, _) => games.clone(),
-            (_, _, StartArg::Symmetric) => GameSetup::swapped_pair(symmetric_start(size)),
-            (_, _, StartArg::Random) => GameSetup::swapped_pair(random_start(size, &mut random)),
-        };
-        setups.push(MatchSetup {
-            params: params.clone(),
-            games,
-        });
+    let mut starts = |size| match args.start {
+        StartArg::Symmetric => GameSetup::swapped_pair(symmetric_start(size)),
+        StartArg::Random => GameSetup::swapped_pair(random_start(size, &mut random)),
+    };
+    // The file's starts, if it gives them, are the first match's.
+    let first = MatchSetup::from_setup(&setup, &mut starts)
+        .map_err(|problem| Ending::Invalid(format!("{label}: {problem}")))?;
+    let size = first.params().field.size();
+    let mut setups = vec![first];
+    while setups.len() < count {
+        let next = setups[0].with_games(starts(size));
+        setups.push(next);
     }
+    setups.truncate(count);
     Ok(setups)
 }
 
@@ -417,7 +416,7 @@ pub fn suggest(args: &SuggestArgs) -> Ending {
     };
     let team = state.to_move;
     let action = found.action.serialize(state.size());
-    let score = (sign(team) * found.value) as f64 / TERRITORY as f64;
+    let score = found.score_in_cells(team);
     let text = if args.json {
         let object = serde_json::json!({
             "game": state.game,
@@ -467,10 +466,10 @@ pub fn tournament(args: &TournamentArgs) -> Ending {
     let tournament = Tournament {
         entrants,
         fields,
-        format: if args.gauntlet {
-            Format::Gauntlet
+        kind: if args.gauntlet {
+            TournamentKind::Gauntlet
         } else {
-            Format::RoundRobin
+            TournamentKind::RoundRobin
         },
         options: play_options(&args.playing),
         seed: args.playing.seed,

@@ -3,15 +3,15 @@
 use std::path::Path;
 use std::sync::mpsc;
 
-use edge::cli::{check_extension, say, write_output, Ending};
-use katazuke::draw::animation::{write_replay_streamed, CanvasFit, ReplayOptions};
-use katazuke::draw::renderer::{DrawOptions, Renderer};
-use katazuke::engine::annotate::Annotator;
-use katazuke::formats::event_log::read_events_into;
-use katazuke::log::reader::{read_into, Diagnostic, Handlers};
-use katazuke::model::event::Record;
-use katazuke::play::player::LEVEL_NODES;
+use edge::{check_extension, say, write_output, Ending};
+use katazuke::read_events_into;
+use katazuke::Annotator;
+use katazuke::Entry;
+use katazuke::LEVEL_NODES;
 use katazuke::TEMPORARY_PREFIX;
+use katazuke::{read_into, Diagnostic, Handlers};
+use katazuke::{write_replay_streamed, CanvasFit, ReplayOptions};
+use katazuke::{DrawOptions, Renderer};
 
 use crate::args::ReplayArgs;
 use crate::input::{ending_of, read_source, referee};
@@ -52,14 +52,14 @@ pub fn replay(args: &ReplayArgs) -> Ending {
         // A first reading checks the log (one that is refused draws no GIF)
         // and sizes the canvas; the second draws as it reads.
         let mut canvas = CanvasFit::default();
-        if let Err(error) = read_events_into(&source.bytes, |record| canvas.take(&record)) {
+        if let Err(error) = read_events_into(&source.bytes, |entry| canvas.take(&entry)) {
             return Ending::Invalid(format!("{}: {error}", source.label));
         }
         let renderer = canvas.renderer(options.draw);
         return draw(args, &renderer, &options, annotator(), |batches| {
             // The same bytes were believed by the first reading: this one
             // finds nothing wrong either.
-            let _ = read_events_into(&source.bytes, |record| batches.send(record));
+            let _ = read_events_into(&source.bytes, |entry| batches.send(entry));
         });
     }
     let path = args.file.as_deref().unwrap_or(Path::new("-"));
@@ -71,7 +71,7 @@ pub fn replay(args: &ReplayArgs) -> Ending {
     // and sizes the canvas; the second draws as it referees.
     let policy = args.illegal.policy();
     let mut canvas = CanvasFit::default();
-    let tally = referee(&source, policy, |record| canvas.take(record));
+    let tally = referee(&source, policy, |entry| canvas.take(entry));
     if tally.error.is_some() {
         say("katazuke: no replay written: the log cannot be refereed to its end");
         return ending_of(&tally);
@@ -83,7 +83,7 @@ pub fn replay(args: &ReplayArgs) -> Ending {
             &source.bytes,
             policy,
             &mut Handlers {
-                records: |record: &Record| batches.send(record.clone()),
+                entries: |entry: &Entry| batches.send(entry.clone()),
                 diagnostics: |_: &Diagnostic| {},
             },
         );
@@ -112,13 +112,13 @@ fn draw(
                 read(&mut batches);
                 batches.finish();
             });
-            let records = receiver.into_iter().flatten().map(|mut record| {
+            let entries = receiver.into_iter().flatten().map(|mut entry| {
                 if let Some(annotator) = &mut annotator {
-                    annotator.annotate(&mut record);
+                    annotator.annotate(&mut entry);
                 }
-                record
+                entry
             });
-            write_replay_streamed(records, renderer, options, out)
+            write_replay_streamed(entries, renderer, options, out)
         })?;
         Ok(())
     });
@@ -131,17 +131,17 @@ fn draw(
 /// Records sent on to the drawing a batch at a time, until it stops
 /// taking them (it failed, or was done).
 struct Batches {
-    sender: mpsc::SyncSender<Vec<Record>>,
-    batch: Vec<Record>,
+    sender: mpsc::SyncSender<Vec<Entry>>,
+    batch: Vec<Entry>,
     taken: bool,
 }
 
 impl Batches {
-    fn send(&mut self, record: Record) {
+    fn send(&mut self, entry: Entry) {
         if !self.taken {
             return;
         }
-        self.batch.push(record);
+        self.batch.push(entry);
         if self.batch.len() == BATCH {
             let full = std::mem::replace(&mut self.batch, Vec::with_capacity(BATCH));
             self.taken = self.sender.send(full).is_ok();

@@ -4,16 +4,16 @@ use std::io::{self, BufWriter, Write};
 
 use anyhow::Context;
 
-use edge::cli::{print as print_out, say, write_file, Ending};
-use katazuke::formats::ascii::board;
-use katazuke::formats::report::{report_text, CheckJson, Results};
-use katazuke::log::format::{format_into, FormatError};
-use katazuke::log::reader::{read_into, Diagnostic, Handlers};
-use katazuke::model::code::Severity;
-use katazuke::model::event::Record;
-use katazuke::rules::frames::{Frame, FrameFold, FrameKind};
-use katazuke::rules::game::Policy;
+use edge::{print as print_out, say, write_file, Ending};
+use katazuke::board;
+use katazuke::Entry;
+use katazuke::Policy;
+use katazuke::Severity;
 use katazuke::TEMPORARY_PREFIX;
+use katazuke::{read_into, Diagnostic, Handlers};
+use katazuke::{report_text, CheckJson, Results};
+use katazuke::{write_canonical, CanonicalError};
+use katazuke::{Frame, FrameFold, FrameKind};
 
 use crate::args::{AsciiArgs, CheckArgs, EventsArgs, FmtArgs};
 use crate::input::{ending_of, game_turn, read_source, referee, Source};
@@ -35,7 +35,7 @@ pub fn check(args: &CheckArgs) -> Ending {
         return check_json(&source, policy);
     }
     let mut results = Results::default();
-    let tally = referee(&source, policy, |record| results.apply(record));
+    let tally = referee(&source, policy, |entry| results.apply(entry));
     let mut text = report_text(&results);
     if tally.error.is_some() {
         // The standings up to the turn before the problem (§10.5), from a
@@ -47,8 +47,8 @@ pub fn check(args: &CheckArgs) -> Ending {
             &source.bytes,
             policy,
             &mut Handlers {
-                records: |record: &Record| {
-                    if let Some(frame) = frames.push(record.clone()) {
+                entries: |entry: &Entry| {
+                    if let Some(frame) = frames.push(entry.clone()) {
                         last = Some(frame);
                     }
                 },
@@ -80,7 +80,7 @@ fn check_json(source: &Source, policy: Policy) -> Ending {
         &source.bytes,
         policy,
         &mut Handlers {
-            records: |record: &Record| results.apply(record),
+            entries: |entry: &Entry| results.apply(entry),
             diagnostics: |_: &Diagnostic| {},
         },
     );
@@ -119,7 +119,7 @@ fn write_entries(
         &source.bytes,
         policy,
         &mut Handlers {
-            records: |_: &Record| {},
+            entries: |_: &Entry| {},
             diagnostics: |diagnostic: &Diagnostic| {
                 let is_warning = diagnostic.code.severity() == Severity::Warning;
                 if written.is_ok() && is_warning == warnings {
@@ -143,9 +143,9 @@ pub fn events(args: &EventsArgs) -> Ending {
     };
     let mut out = BufWriter::new(io::stdout().lock());
     let mut written = Ok(());
-    let tally = referee(&source, args.source.illegal.policy(), |record| {
+    let tally = referee(&source, args.source.illegal.policy(), |entry| {
         if written.is_ok() {
-            written = writeln!(out, "{}", record.to_json());
+            written = writeln!(out, "{}", entry.to_json());
         }
     });
     if let Err(error) = written.and_then(|()| out.flush()) {
@@ -167,14 +167,14 @@ pub fn fmt(args: &FmtArgs) -> Ending {
     let mut malformed = None;
     let mut rewrite = |out: &mut dyn Write| -> anyhow::Result<()> {
         let mut buffered = BufWriter::new(out);
-        match format_into(&source.bytes, &mut buffered) {
+        match write_canonical(&source.bytes, &mut buffered) {
             Ok(()) => Ok(buffered.flush()?),
-            Err(FormatError::Malformed(error)) => {
+            Err(CanonicalError::Malformed(error)) => {
                 let refused = anyhow::anyhow!("{}", error.message);
                 malformed = Some(error);
                 Err(refused)
             }
-            Err(FormatError::Write(error)) => Err(error.into()),
+            Err(CanonicalError::Write(error)) => Err(error.into()),
         }
     };
     let written = match &args.output {
@@ -223,8 +223,8 @@ pub fn ascii(args: &AsciiArgs) -> Ending {
     let mut written = Ok(());
     let mut frames = FrameFold::default();
     let mut found = false;
-    let tally = referee(&source, args.source.illegal.policy(), |record| {
-        let Some(frame) = frames.push(record.clone()) else {
+    let tally = referee(&source, args.source.illegal.policy(), |entry| {
+        let Some(frame) = frames.push(entry.clone()) else {
             return;
         };
         let show = match (&frame.kind, wanted) {

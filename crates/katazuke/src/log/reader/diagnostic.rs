@@ -4,13 +4,14 @@
 use std::fmt;
 
 use crate::model::code::Code;
-use crate::model::event::Record;
+use crate::model::event::Entry;
 use crate::model::team::{Role, Team};
 
 /// An error or warning, and where it is (§10.1, §10.6.4).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diagnostic {
-    /// Which.
+    /// The code of §10 that names the problem, which sets its severity
+    /// and the exit status.
     pub code: Code,
     /// What, ending with the section.
     pub message: String,
@@ -97,7 +98,7 @@ impl Verdict {
 /// nothing lets a log of millions of turns be refereed in flat memory.
 pub trait Sink {
     /// An event of the match.
-    fn record(&mut self, record: &Record);
+    fn entry(&mut self, entry: &Entry);
     /// A warning, or under `--illegal=pass` an illegal turn (§10.5).
     fn diagnostic(&mut self, diagnostic: &Diagnostic);
 }
@@ -128,14 +129,14 @@ impl Tally {
 /// diagnostic.
 pub struct Handlers<R, D> {
     /// Given every event.
-    pub records: R,
+    pub entries: R,
     /// Given every warning and illegal turn.
     pub diagnostics: D,
 }
 
-impl<R: FnMut(&Record), D: FnMut(&Diagnostic)> Sink for Handlers<R, D> {
-    fn record(&mut self, record: &Record) {
-        (self.records)(record);
+impl<R: FnMut(&Entry), D: FnMut(&Diagnostic)> Sink for Handlers<R, D> {
+    fn entry(&mut self, entry: &Entry) {
+        (self.entries)(entry);
     }
 
     fn diagnostic(&mut self, diagnostic: &Diagnostic) {

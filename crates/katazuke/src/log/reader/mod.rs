@@ -9,14 +9,15 @@ mod sections;
 
 use super::lines::{self, LineError, Split};
 use crate::model::code::Code;
-use crate::model::event::{Event, GameStart, MatchStart, Record};
+use crate::model::event::{Entry, Event};
 use crate::model::field::{Cell, Field, FieldError};
 use crate::model::params::Params;
+use crate::model::setup::Setup;
 use crate::model::team::{PerTeam, Role, Team};
 use crate::rules::game::{GameReferee, Policy};
 use crate::rules::legality::Violation;
-use crate::rules::outcome::GameResult;
-use edge::text_input::{BYTE_ORDER_MARK, MAX_LINE_BYTES};
+use crate::rules::result::GameResult;
+use edge::{BYTE_ORDER_MARK, MAX_LINE_BYTES};
 
 pub use diagnostic::{Diagnostic, Handlers, Sink, Tally, Verdict};
 use params::{row, Given};
@@ -28,14 +29,14 @@ pub const MAX_NAME_CHARS: usize = 40;
 /// A sink that keeps the diagnostics for a [`Verdict`] and hands the
 /// events to a closure.
 struct Collecting<F> {
-    records: F,
+    entries: F,
     warnings: Vec<Diagnostic>,
     illegal: Vec<Diagnostic>,
 }
 
-impl<F: FnMut(&Record)> Sink for Collecting<F> {
-    fn record(&mut self, record: &Record) {
-        (self.records)(record);
+impl<F: FnMut(&Entry)> Sink for Collecting<F> {
+    fn entry(&mut self, entry: &Entry) {
+        (self.entries)(entry);
     }
 
     fn diagnostic(&mut self, diagnostic: &Diagnostic) {
@@ -99,7 +100,7 @@ pub struct Reader<'s, S: Sink + ?Sized> {
 
 /// Reads `text`, a whole log, under `policy`, and referees it: the events
 /// go to `sink` as they happen, the rest is in the verdict.
-pub fn read(text: &[u8], policy: Policy, sink: impl FnMut(&Record)) -> Verdict {
+pub fn read(text: &[u8], policy: Policy, sink: impl FnMut(&Entry)) -> Verdict {
     read_collecting(text, policy, false, sink)
 }
 
@@ -110,21 +111,10 @@ pub fn read_into(text: &[u8], policy: Policy, sink: &mut dyn Sink) -> Tally {
     read_as(text, policy, false, sink)
 }
 
-/// What a match is to be played with: the header's names and parameters,
-/// and, when the file gives them, both games' first teams and start cells
-/// (the games' `GameStart` events).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Setup {
-    /// The header.
-    pub start: MatchStart,
-    /// None, or both games' starts.
-    pub games: Vec<GameStart>,
-}
-
 /// Reads a log that may stop anywhere (a game being played, a position to
 /// study, §15.2): as [`read`], except that a game may stop before its end,
 /// and the file after the header or after game 1.
-pub fn read_unfinished(text: &[u8], policy: Policy, sink: impl FnMut(&Record)) -> Verdict {
+pub fn read_unfinished(text: &[u8], policy: Policy, sink: impl FnMut(&Entry)) -> Verdict {
     read_collecting(text, policy, true, sink)
 }
 
@@ -141,7 +131,7 @@ pub fn read_unfinished_into(text: &[u8], policy: Policy, sink: &mut dyn Sink) ->
 pub fn read_setup(text: &[u8]) -> Result<Setup, Diagnostic> {
     let mut start = None;
     let mut games = Vec::new();
-    let verdict = read_unfinished(text, Policy::Pass, |record| match &record.event {
+    let verdict = read_unfinished(text, Policy::Pass, |entry| match &entry.event {
         Event::MatchStart(header) => start = Some((**header).clone()),
         Event::GameStart(game) => games.push((**game).clone()),
         _ => {}
@@ -166,10 +156,10 @@ fn read_collecting(
     text: &[u8],
     policy: Policy,
     setup: bool,
-    records: impl FnMut(&Record),
+    entries: impl FnMut(&Entry),
 ) -> Verdict {
     let mut sink = Collecting {
-        records,
+        entries,
         warnings: Vec::new(),
         illegal: Vec::new(),
     };
@@ -367,13 +357,13 @@ impl<S: Sink + ?Sized> Reader<'_, S> {
 
     /// Hands on an event of the match itself.
     fn emit(&mut self, event: Event) {
-        let record = Record {
+        let entry = Entry {
             game: None,
             turn: 0,
             t: 0,
             event,
         };
-        self.sink.record(&record);
+        self.sink.entry(&entry);
     }
 
     fn read_line(&mut self, split: &Split<'_>) -> Result<(), Problem> {
@@ -439,8 +429,8 @@ mod tests {
     #[test]
     fn the_worked_example_is_valid_and_its_events_end_with_the_match() {
         let mut last = None;
-        let found = read(PRACTICE.as_bytes(), Policy::Strict, |record| {
-            last = Some(record.event.name())
+        let found = read(PRACTICE.as_bytes(), Policy::Strict, |entry| {
+            last = Some(entry.event.name())
         });
         assert_eq!(found, Verdict::default());
         assert_eq!(last, Some("match_end"));

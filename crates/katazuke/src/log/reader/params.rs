@@ -7,7 +7,9 @@ use super::{header_error, syntax, Problem};
 use crate::log::lines::{self, LineError, Split, Token};
 use crate::model::code::Code;
 use crate::model::field::Field;
-use crate::model::params::{Stock, CAPACITIES, GAME_TIMES, STOCKS, TEAM_TIMES};
+use crate::model::params::{
+    check_capacity, check_game_time, check_stock, check_team_time, ParamError, Stock,
+};
 
 /// Parameters given so far, in the header or a game's overrides.
 #[derive(Clone, Debug, Default)]
@@ -92,60 +94,54 @@ pub(super) fn param_line(
             })
             .collect()
     };
+    // The ranges and their messages are the parameters' own (model::params),
+    // so that a match set up in code is held to the same ones.
+    let out_of_range = |error: ParamError| param(error.to_string(), value.first());
     let time =
-        |name: &str, range: std::ops::RangeInclusive<u64>, seconds: u64| -> Result<u64, Problem> {
-            let message = format!("{name} must be 0.001..{seconds} s (§2.1)");
-            match value {
-                [token] => {
-                    let ms = lines::duration(token.text).ok_or_else(|| {
-                        syntax(
-                            format!("{name}: bad duration {:?} (§7.1)", token.text),
-                            token.column,
-                        )
-                    })?;
-                    if range.contains(&ms) {
-                        Ok(ms)
-                    } else {
-                        Err(param(message, Some(token)))
-                    }
-                }
-                _ => Err(param(message, value.first())),
+        |name: &str, check: fn(u64) -> Result<u64, ParamError>, error: ParamError| match value {
+            [token] => {
+                let ms = lines::duration(token.text).ok_or_else(|| {
+                    syntax(
+                        format!("{name}: bad duration {:?} (§7.1)", token.text),
+                        token.column,
+                    )
+                })?;
+                check(ms).map_err(out_of_range)
             }
+            _ => Err(out_of_range(error)),
         };
     match key {
         "capacity" => {
             let numbers = integers("capacity")?;
-            match numbers.as_slice() {
-                [capacity] if CAPACITIES.contains(capacity) => given.capacity = Some(*capacity),
-                _ => {
-                    return Err(param(
-                        "capacity must be one number 1..999 (§2.1)".into(),
-                        value.first(),
-                    ))
-                }
-            }
+            let capacity = match numbers.as_slice() {
+                [capacity] => check_capacity(*capacity),
+                _ => Err(ParamError::Capacity),
+            };
+            given.capacity = Some(capacity.map_err(out_of_range)?);
         }
         "stock" => {
             let numbers = integers("stock")?;
-            let fits = numbers.iter().all(|n| STOCKS.contains(n));
-            given.stock = match numbers.as_slice() {
-                [both] if fits => Some(Stock {
-                    first: *both,
-                    second: *both,
+            let stock = match numbers.as_slice() {
+                [both] => check_stock(*both).map(|both| Stock {
+                    first: both,
+                    second: both,
                 }),
-                [first, second] if fits => Some(Stock {
-                    first: *first,
-                    second: *second,
+                [first, second] => check_stock(*first).and_then(|first| {
+                    Ok(Stock {
+                        first,
+                        second: check_stock(*second)?,
+                    })
                 }),
-                _ => return Err(param(
-                    "stock must be one or two numbers 0..99 (first team's, then second's) (§2.1)"
-                        .into(),
-                    value.first(),
-                )),
+                _ => Err(ParamError::Stock),
             };
+            given.stock = Some(stock.map_err(out_of_range)?);
         }
-        "team time" => given.team_time = Some(time("team time", TEAM_TIMES, 3600)?),
-        "game time" => given.game_time = Some(time("game time", GAME_TIMES, 7200)?),
+        "team time" => {
+            given.team_time = Some(time("team time", check_team_time, ParamError::TeamTime)?)
+        }
+        "game time" => {
+            given.game_time = Some(time("game time", check_game_time, ParamError::GameTime)?)
+        }
         "field" => {
             if let Some(extra) = value.first() {
                 return Err(syntax(

@@ -10,7 +10,7 @@ use super::{
 };
 use crate::log::lines::{self, key_value, LineError, Split, Token};
 use crate::model::code::Code;
-use crate::model::event::{Event, HeaderParams, MatchStart, Record};
+use crate::model::event::{Entry, Event, HeaderParams, MatchStart};
 use crate::model::field::{Cell, Field, FieldError};
 use crate::model::params::{Params, DEFAULT_GAME_TIME, DEFAULT_TEAM_TIME};
 use crate::model::state::GameState;
@@ -18,7 +18,7 @@ use crate::model::team::{PerTeam, Team};
 use crate::model::turn::Turn;
 use crate::rules::game::GameReferee;
 use crate::rules::legality::Violation;
-use crate::rules::outcome::{GameResult, MatchResult};
+use crate::rules::result::{GameResult, MatchResult};
 
 impl<S: Sink + ?Sized> Reader<'_, S> {
     /// Ends the field being read: its rows are checked as a whole (§1.2).
@@ -665,7 +665,7 @@ fn hand_on(
     if let Some(result) = GameResult::of(&event) {
         results.push(result);
     }
-    sink.record(&Record {
+    sink.entry(&Entry {
         game: Some(number),
         turn: state.turns,
         t: state.elapsed,

@@ -63,21 +63,22 @@ use std::thread;
 
 use serde::{Deserialize, Serialize};
 
-use super::arena::{play_match, MatchSetup, PlayOptions};
+use super::arena::{play_match, PlayOptions};
 use super::spec::PlayerSpec;
 use crate::log::reader::{read, read_setup};
 use crate::log::record::{GameRecord, MatchRecord};
 use crate::model::event::Event;
+use crate::model::setup::MatchSetup;
 use crate::model::team::{PerTeam, Team};
 use crate::rules::game::Policy;
-use crate::rules::outcome::MatchResult;
+use crate::rules::result::MatchResult;
 use crate::TEMPORARY_PREFIX;
-use edge::run_lock::{LockError, RunLock};
-use edge::text_input::MAX_LINE_BYTES;
+use edge::MAX_LINE_BYTES;
+use edge::{LockError, RunLock};
 
 use results_file::{check_folder, json_line, lock_path, write_line};
-pub use schedule::{Format, Pairing, MAX_ENTRANTS, MAX_MATCHES};
-pub use standings::{Standing, Standings, Versus};
+pub use schedule::{Pairing, TournamentKind, MAX_ENTRANTS, MAX_MATCHES};
+pub use standings::Standings;
 
 /// Games in a match (§9.2).
 const GAMES_PER_MATCH: u32 = 2;
@@ -94,7 +95,7 @@ pub struct Tournament {
     /// The fields every pair plays on.
     pub fields: Vec<MatchSetup>,
     /// Who meets whom.
-    pub format: Format,
+    pub kind: TournamentKind,
     /// How each match is played.
     pub options: PlayOptions,
     /// Where the players' seeds come from.
@@ -163,7 +164,7 @@ pub enum TournamentError {
         what: &'static str,
         /// The file or folder.
         path: PathBuf,
-        /// Why.
+        /// What is wrong with the results file, in words.
         problem: String,
     },
     /// Another run is playing on the same results file.
@@ -233,7 +234,7 @@ fn io_error(path: &Path) -> impl FnOnce(io::Error) -> TournamentError + '_ {
 
 impl Tournament {
     /// Opens and plays the tournament on `results` (see
-    /// [`Tournament::open`] and [`Session::play`]).
+    /// [`Tournament::open`] and `Session::play`).
     pub fn run(
         &self,
         results: &Path,
@@ -617,7 +618,7 @@ fn check_jobs(jobs: usize) -> Result<(), TournamentError> {
 /// games' starts, without names or turns.
 fn field_text(field: &MatchSetup) -> String {
     let games = field
-        .games
+        .games()
         .iter()
         .map(|game| GameRecord {
             first: game.first,
@@ -628,7 +629,7 @@ fn field_text(field: &MatchSetup) -> String {
         .collect();
     MatchRecord {
         names: PerTeam::default(),
-        params: field.params.clone(),
+        params: field.params().clone(),
         games,
         janken: None,
     }

@@ -13,12 +13,13 @@ use sha2::{Digest, Sha256};
 use super::{
     field_text, io_error, MatchOutcome, Pairing, Tournament, TournamentError, GAMES_PER_MATCH,
 };
+use crate::model::setup::MatchSetup;
 use crate::model::team::{PerTeam, Team};
-use crate::play::arena::{MatchSetup, OnIllegal};
+use crate::play::arena::OnIllegal;
 use crate::play::player::Clock;
-use crate::rules::outcome::{MatchResult, CRITERIA};
+use crate::rules::result::{MatchResult, CRITERIA};
 use crate::TEMPORARY_PREFIX;
-use edge::text_input::{BadLine, BoundedLines};
+use edge::{BadLine, BoundedLines};
 
 /// The results file's format, in its header.
 const RESULTS_VERSION: u32 = 1;
@@ -50,7 +51,7 @@ impl Tournament {
             .collect();
         Header {
             tournament: RESULTS_VERSION,
-            format: self.format.name(),
+            format: self.kind.name(),
             entrants: self.names(),
             fields: self.fields.len(),
             fields_sha256,
@@ -410,12 +411,12 @@ struct Limits {
 
 impl Limits {
     fn of(field: &MatchSetup) -> Limits {
-        let params = &field.params;
+        let params = field.params();
         let counts = &params.field;
         let total: u64 = counts.counts().iter().map(|&count| u64::from(count)).sum();
         let stocks = u64::from(params.stock.first) + u64::from(params.stock.second);
         let objects = field
-            .games
+            .games()
             .iter()
             .map(|game| {
                 let emptied: u64 = Team::BOTH
@@ -426,7 +427,7 @@ impl Limits {
                 total.saturating_sub(emptied) + stocks
             })
             .sum();
-        let games = field.games.len() as u64;
+        let games = field.games().len() as u64;
         Limits {
             territory: games * counts.size().cells() as u64,
             objects,

@@ -18,7 +18,7 @@ pub const MAX_ENTRANTS: usize = 1_000;
 
 /// Who meets whom.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Format {
+pub enum TournamentKind {
     /// Every entrant against every other.
     RoundRobin,
     /// The first entrant against each of the others: a new player
@@ -26,12 +26,12 @@ pub enum Format {
     Gauntlet,
 }
 
-impl Format {
+impl TournamentKind {
     /// `round-robin` or `gauntlet`.
     pub const fn name(self) -> &'static str {
         match self {
-            Format::RoundRobin => "round-robin",
-            Format::Gauntlet => "gauntlet",
+            TournamentKind::RoundRobin => "round-robin",
+            TournamentKind::Gauntlet => "gauntlet",
         }
     }
 
@@ -39,25 +39,25 @@ impl Format {
     fn pairs_among(self, entrants: usize) -> u128 {
         let n = entrants as u128;
         match self {
-            Format::RoundRobin => n * n.saturating_sub(1) / 2,
-            Format::Gauntlet => n.saturating_sub(1),
+            TournamentKind::RoundRobin => n * n.saturating_sub(1) / 2,
+            TournamentKind::Gauntlet => n.saturating_sub(1),
         }
     }
 }
 
-impl fmt::Display for Format {
+impl fmt::Display for TournamentKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
     }
 }
 
-impl FromStr for Format {
+impl FromStr for TournamentKind {
     type Err = String;
 
-    fn from_str(text: &str) -> Result<Format, String> {
+    fn from_str(text: &str) -> Result<TournamentKind, String> {
         match text {
-            "round-robin" => Ok(Format::RoundRobin),
-            "gauntlet" => Ok(Format::Gauntlet),
+            "round-robin" => Ok(TournamentKind::RoundRobin),
+            "gauntlet" => Ok(TournamentKind::Gauntlet),
             _ => Err(format!(
                 "unknown tournament format {text:?}: round-robin or gauntlet"
             )),
@@ -121,12 +121,12 @@ impl Tournament {
     /// of the schedule is made.
     pub(super) fn check_size(&self) -> Result<usize, TournamentError> {
         let (entrants, fields) = (self.entrants.len(), self.fields.len());
-        let matches = self.format.pairs_among(entrants) * fields as u128;
+        let matches = self.kind.pairs_among(entrants) * fields as u128;
         if matches > MAX_MATCHES as u128 {
             return Err(TournamentError::Setup(format!(
                 "a {} of {entrants} entrants on {fields} field{} is {matches} matches; \
                  a tournament may have at most {MAX_MATCHES} (fewer entrants or fields)",
-                self.format,
+                self.kind,
                 if fields == 1 { "" } else { "s" },
             )));
         }
@@ -143,11 +143,11 @@ impl Tournament {
     /// The pairs that meet, the earlier entrant first.
     pub(super) fn pairs(&self) -> Vec<(usize, usize)> {
         let n = self.entrants.len();
-        match self.format {
-            Format::RoundRobin => (0..n)
+        match self.kind {
+            TournamentKind::RoundRobin => (0..n)
                 .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
                 .collect(),
-            Format::Gauntlet => (1..n).map(|j| (0, j)).collect(),
+            TournamentKind::Gauntlet => (1..n).map(|j| (0, j)).collect(),
         }
     }
 }

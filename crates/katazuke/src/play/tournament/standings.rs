@@ -205,7 +205,7 @@ impl Standings {
 /// `name`, or its beginning and end around `…` when it is too long: a
 /// program's command line tends to differ from another's at the end.
 pub(super) fn short_name(name: &str) -> String {
-    let chars: Vec<char> = edge::printable::printable(name).chars().collect();
+    let chars: Vec<char> = edge::printable(name).chars().collect();
     if chars.len() <= NAME_CHARS {
         return chars.into_iter().collect();
     }

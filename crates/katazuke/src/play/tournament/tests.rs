@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use super::standings::{short_name, NAME_CHARS};
+use super::standings::{short_name, Versus, NAME_CHARS};
 use super::*;
 use crate::play::arena::OnIllegal;
 use crate::play::elo::{Elo, Score};
@@ -13,14 +13,14 @@ use crate::play::suite::practice_setup;
 /// Fast and reproducible: the virtual clock, and thinking bounded so
 /// generously that the built-in search stops by its node count, never
 /// by the wall clock of a busy test machine.
-fn tiny(format: Format) -> Tournament {
+fn tiny(kind: TournamentKind) -> Tournament {
     Tournament {
         entrants: ["builtin:random", "builtin:greedy", "builtin:1"]
             .iter()
             .map(|name| PlayerSpec::parse(name).expect("a built-in player"))
             .collect(),
         fields: vec![practice_setup(1), practice_setup(2)],
-        format,
+        kind,
         options: PlayOptions {
             clock: Clock::Virtual,
             think: Duration::from_secs(600),
@@ -40,7 +40,7 @@ fn lines(path: &Path) -> Vec<String> {
 
 #[test]
 fn round_robins_and_gauntlets_are_scheduled_fairly() {
-    let round_robin = tiny(Format::RoundRobin).schedule().expect("small");
+    let round_robin = tiny(TournamentKind::RoundRobin).schedule().expect("small");
     // 3 pairs on each of 2 fields.
     assert_eq!(round_robin.len(), 6);
     assert!(round_robin.iter().enumerate().all(|(i, p)| p.index == i));
@@ -53,13 +53,13 @@ fn round_robins_and_gauntlets_are_scheduled_fairly() {
     };
     assert_eq!(on(0), [(0, 1), (0, 2), (1, 2)]);
     assert_eq!(on(1), [(1, 0), (2, 0), (2, 1)]);
-    let gauntlet = tiny(Format::Gauntlet).schedule().expect("small");
+    let gauntlet = tiny(TournamentKind::Gauntlet).schedule().expect("small");
     let pairs: Vec<(usize, usize, usize)> = gauntlet.iter().map(|p| (p.a, p.b, p.field)).collect();
     assert_eq!(pairs, [(0, 1, 0), (0, 2, 0), (1, 0, 1), (2, 0, 1)]);
-    for format in [Format::RoundRobin, Format::Gauntlet] {
-        assert_eq!(format.name().parse(), Ok(format));
+    for kind in [TournamentKind::RoundRobin, TournamentKind::Gauntlet] {
+        assert_eq!(kind.name().parse(), Ok(kind));
     }
-    assert!("swiss".parse::<Format>().is_err());
+    assert!("swiss".parse::<TournamentKind>().is_err());
 }
 
 #[test]
@@ -67,7 +67,7 @@ fn a_round_robin_is_played_and_written_down() {
     let dir = tempfile::tempdir().expect("a temporary folder");
     let results = dir.path().join("results.jsonl");
     let records = dir.path().join("records");
-    let tournament = tiny(Format::RoundRobin);
+    let tournament = tiny(TournamentKind::RoundRobin);
     let mut seen = Vec::new();
     let standings = tournament
         .run(&results, 2, Some(&records), &mut |outcome| {
@@ -145,7 +145,7 @@ fn a_round_robin_is_played_and_written_down() {
 #[test]
 fn a_run_cut_short_resumes_to_the_same_standings() {
     let dir = tempfile::tempdir().expect("a temporary folder");
-    let tournament = tiny(Format::RoundRobin);
+    let tournament = tiny(TournamentKind::RoundRobin);
     let fresh_path = dir.path().join("fresh.jsonl");
     let fresh = tournament
         .run(&fresh_path, 2, None, &mut |_| {})
@@ -197,7 +197,7 @@ fn a_run_cut_short_resumes_to_the_same_standings() {
 fn another_tournaments_results_are_refused() {
     let dir = tempfile::tempdir().expect("a temporary folder");
     let results = dir.path().join("other.jsonl");
-    let mut other = tiny(Format::Gauntlet);
+    let mut other = tiny(TournamentKind::Gauntlet);
     other.fields.truncate(1);
     other.entrants.truncate(2);
     other
@@ -205,7 +205,7 @@ fn another_tournaments_results_are_refused() {
         .expect("the other tournament");
     let before = fs::read(&results).expect("its results");
 
-    let error = tiny(Format::RoundRobin)
+    let error = tiny(TournamentKind::RoundRobin)
         .run(&results, 1, None, &mut |_| panic!("nothing is played"))
         .expect_err("another tournament's file");
     let message = error.to_string();
@@ -222,7 +222,7 @@ fn another_tournaments_results_are_refused() {
     assert_eq!(fs::read(&results).expect("its results"), before);
 
     fs::write(&results, "not a results file\n").expect("a stray file");
-    let round_robin = tiny(Format::RoundRobin);
+    let round_robin = tiny(TournamentKind::RoundRobin);
     let message = round_robin
         .open(&results, None)
         .err()
@@ -235,7 +235,7 @@ fn another_tournaments_results_are_refused() {
 fn a_header_cut_short_starts_afresh_and_a_damaged_line_is_reported() {
     let dir = tempfile::tempdir().expect("a temporary folder");
     let results = dir.path().join("results.jsonl");
-    let mut tournament = tiny(Format::Gauntlet);
+    let mut tournament = tiny(TournamentKind::Gauntlet);
     tournament.fields.truncate(1);
     tournament.entrants.truncate(2);
     let header = json_line(&tournament.header());
@@ -268,24 +268,26 @@ fn unplayable_tournaments_are_refused_before_any_match() {
             other => panic!("expected a refusal, found {other:?}"),
         }
     };
-    let mut alone = tiny(Format::RoundRobin);
+    let mut alone = tiny(TournamentKind::RoundRobin);
     alone.entrants.truncate(1);
     assert!(refused(alone).contains("two entrants"));
-    let mut twice = tiny(Format::RoundRobin);
+    let mut twice = tiny(TournamentKind::RoundRobin);
     twice.entrants[2] = PlayerSpec::Random;
     assert!(refused(twice).contains("builtin:random is an entrant twice"));
-    let mut human = tiny(Format::RoundRobin);
+    let mut human = tiny(TournamentKind::RoundRobin);
     human.entrants[0] = PlayerSpec::Human;
     assert!(refused(human).contains("human"));
-    let mut same_first = tiny(Format::RoundRobin);
-    same_first.fields[1].games[1].first = same_first.fields[1].games[0].first;
+    let mut same_first = tiny(TournamentKind::RoundRobin);
+    let mut games = same_first.fields[1].games().clone();
+    games[1].first = games[0].first;
+    same_first.fields[1] = same_first.fields[1].with_games(games);
     assert!(refused(same_first).starts_with("field 1 cannot be played"));
     assert!(!results.exists());
 }
 
 #[test]
 fn standings_rank_by_share_and_cross_table_by_rank() {
-    let tournament = tiny(Format::Gauntlet);
+    let tournament = tiny(TournamentKind::Gauntlet);
     let schedule = tournament.schedule().expect("small");
     let outcome = |pairing: usize, winner: Option<Team>| {
         let p = schedule[pairing];
@@ -354,7 +356,7 @@ fn standings_rank_by_share_and_cross_table_by_rank() {
 
 #[test]
 fn schedules_are_refused_just_past_their_limits() {
-    let mut large = tiny(Format::RoundRobin);
+    let mut large = tiny(TournamentKind::RoundRobin);
     large.entrants = (0..MAX_ENTRANTS)
         .map(|i| PlayerSpec::parse(&format!("player-{i}")).expect("a program"))
         .collect();
@@ -368,7 +370,7 @@ fn schedules_are_refused_just_past_their_limits() {
         "{refused}"
     );
 
-    large.format = Format::Gauntlet;
+    large.kind = TournamentKind::Gauntlet;
     assert_eq!(large.schedule().expect("2,997 matches").len(), 2_997);
     large
         .entrants
@@ -385,7 +387,7 @@ fn jobs_out_of_bounds_are_refused_before_the_file_is_made() {
     let dir = tempfile::tempdir().expect("a temporary folder");
     let results = dir.path().join("results.jsonl");
     for jobs in [0, MAX_JOBS + 1] {
-        let error = tiny(Format::RoundRobin)
+        let error = tiny(TournamentKind::RoundRobin)
             .run(&results, jobs, None, &mut |_| panic!("nothing is played"))
             .expect_err("too many or no jobs");
         assert!(error.to_string().ends_with(": 1 to 256"), "{error}");
@@ -397,7 +399,7 @@ fn jobs_out_of_bounds_are_refused_before_the_file_is_made() {
 fn a_last_line_cut_inside_a_character_is_dropped_and_crlf_lines_are_read() {
     let dir = tempfile::tempdir().expect("a temporary folder");
     let results = dir.path().join("results.jsonl");
-    let mut tournament = tiny(Format::Gauntlet);
+    let mut tournament = tiny(TournamentKind::Gauntlet);
     tournament.entrants = ["片付け 1", "片付け 2"]
         .iter()
         .map(|name| PlayerSpec::parse(name).expect("a program"))

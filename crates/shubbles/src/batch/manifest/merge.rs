@@ -7,7 +7,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use super::read::read_manifest;
-use super::{Header, ManifestError, Outcome};
+use super::{Header, JobStatus, ManifestError};
 
 /// How many missing shards `batch-merge` names at most.
 const MISSING_SHARDS_NAMED: usize = 10;
@@ -119,7 +119,7 @@ pub fn merge_manifests(dir: &Path) -> Result<MergeSummary, ManifestError> {
             match (&entry.file, entry.bytes) {
                 (Some(file), Some(bytes)) => {
                     summary.rendered += 1;
-                    summary.failed += usize::from(entry.outcome == Outcome::Failed);
+                    summary.failed += usize::from(entry.outcome == JobStatus::Failed);
                     if let Some(other) = files.insert(file.to_ascii_lowercase(), entry.position) {
                         return Err(coverage(format!(
                             "{}: position {} ({}:{}) lists {file}, which position {other} lists too",

@@ -148,7 +148,7 @@ fn option_words(format: Format, options: &RenderOptions, settle: bool) -> String
 
 /// How a scenario ended up.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Outcome {
+pub enum JobStatus {
     /// Rendered; the run succeeded.
     #[serde(rename = "ok")]
     Ok,
@@ -163,7 +163,7 @@ pub enum Outcome {
 /// One scenario's line of a manifest.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Entry {
+pub struct ManifestLine {
     /// Its position in the whole input, from 0 (see [`Shard`]).
     pub position: usize,
     /// The input file, as named (`-` for standard input).
@@ -171,9 +171,9 @@ pub struct Entry {
     /// Its line there, from 1.
     pub line: usize,
     /// How it ended up.
-    pub outcome: Outcome,
+    pub outcome: JobStatus,
     /// For a rendered line, what it was rendered from: the SHA-256 of the
-    /// line as read (see [`scenario_digest`]).
+    /// line as read (see `scenario_digest`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scenario_sha256: Option<String>,
     /// The file written, in the output folder.
@@ -193,16 +193,16 @@ pub struct Entry {
     pub problem: Option<String>,
 }
 
-impl Entry {
+impl ManifestLine {
     /// The line of `job`, whose file was written as `rendered` says.
-    pub fn rendered(job: &Job, rendered: &Rendered) -> Entry {
-        Entry {
+    pub fn rendered(job: &Job, rendered: &Rendered) -> ManifestLine {
+        ManifestLine {
             position: job.location.position,
             input: job.location.file.to_string(),
             line: job.location.line,
             outcome: match rendered.outcome.failure {
-                Some(_) => Outcome::Failed,
-                None => Outcome::Ok,
+                Some(_) => JobStatus::Failed,
+                None => JobStatus::Ok,
             },
             scenario_sha256: Some(scenario_digest(job)),
             file: rendered
@@ -217,12 +217,12 @@ impl Entry {
     }
 
     /// The line of an invalid input line.
-    pub fn invalid(invalid: &InvalidLine) -> Entry {
-        Entry {
+    pub fn invalid(invalid: &InvalidLine) -> ManifestLine {
+        ManifestLine {
             position: invalid.location.position,
             input: invalid.location.file.to_string(),
             line: invalid.location.line,
-            outcome: Outcome::Invalid,
+            outcome: JobStatus::Invalid,
             scenario_sha256: None,
             file: None,
             frames: None,
@@ -326,14 +326,19 @@ pub struct ManifestWriter {
     header: Header,
     out: Mutex<BufWriter<fs::File>>,
     /// Every entry so far, by position, for the rewrite at the end.
-    entries: Mutex<BTreeMap<usize, Entry>>,
+    entries: Mutex<BTreeMap<usize, ManifestLine>>,
 }
 
 impl ManifestWriter {
     /// Starts the manifest at `path` over whatever was there: the header,
     /// then `kept` (the entries a resumed run keeps).
-    pub fn create(path: &Path, header: Header, kept: Vec<Entry>) -> io::Result<ManifestWriter> {
-        let entries: BTreeMap<usize, Entry> = kept.into_iter().map(|e| (e.position, e)).collect();
+    pub fn create(
+        path: &Path,
+        header: Header,
+        kept: Vec<ManifestLine>,
+    ) -> io::Result<ManifestWriter> {
+        let entries: BTreeMap<usize, ManifestLine> =
+            kept.into_iter().map(|e| (e.position, e)).collect();
         // Whole or not at all: a kill here leaves the old manifest.
         reel::write_atomically(path, TEMPORARY_PREFIX, |out| -> io::Result<()> {
             write_line(out, &header)?;
@@ -352,7 +357,7 @@ impl ManifestWriter {
     }
 
     /// Appends `entry` and flushes it to the file.
-    pub fn append(&self, entry: Entry) -> io::Result<()> {
+    pub fn append(&self, entry: ManifestLine) -> io::Result<()> {
         {
             let mut out = lock(&self.out);
             write_line(&mut *out, &entry)?;
@@ -364,7 +369,7 @@ impl ManifestWriter {
 
     /// Rewrites the manifest in input order, whole or not at all, and
     /// returns its entries.
-    pub fn finish(self) -> io::Result<Vec<Entry>> {
+    pub fn finish(self) -> io::Result<Vec<ManifestLine>> {
         let entries = self
             .entries
             .into_inner()

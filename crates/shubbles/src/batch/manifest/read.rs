@@ -11,10 +11,11 @@ use serde::Deserialize;
 use crate::batch::names::check_name;
 use crate::batch::shard::Shard;
 use crate::batch::{Batch, Format, Job};
-use edge::text_input::{BadLine, BoundedLines, LineError};
+use edge::{BadLine, BoundedLines, LineError};
 
 use super::{
-    fingerprint_of, scenario_digest, Entry, Header, ManifestError, Outcome, MANIFEST_VERSION,
+    fingerprint_of, scenario_digest, Header, JobStatus, ManifestError, ManifestLine,
+    MANIFEST_VERSION,
 };
 
 /// The version a header line gives, read before the rest of the header so
@@ -29,7 +30,7 @@ struct Version {
 /// input, listed once; a rendered line with its file, a plain name of the
 /// output folder, its size and both SHA-256s). A last line cut short (the
 /// run was killed while writing it) is left out, as if never written.
-pub fn read_manifest(path: &Path) -> Result<(Header, Vec<Entry>), ManifestError> {
+pub fn read_manifest(path: &Path) -> Result<(Header, Vec<ManifestLine>), ManifestError> {
     let io_error = |error| ManifestError::Io(path.to_path_buf(), error);
     let bad = |line: usize, problem: String| ManifestError::Line {
         path: path.to_path_buf(),
@@ -61,7 +62,7 @@ pub fn read_manifest(path: &Path) -> Result<(Header, Vec<Entry>), ManifestError>
     while let Some(item) = lines.next() {
         let last = lines.peek().is_none();
         let (number, entry) = match item {
-            Ok((number, text)) => match serde_json::from_str::<Entry>(&text) {
+            Ok((number, text)) => match serde_json::from_str::<ManifestLine>(&text) {
                 Ok(entry) => (number, entry),
                 Err(_) if last => break,
                 Err(error) => return Err(bad(number, error.to_string())),
@@ -100,7 +101,12 @@ fn line_error(path: &Path, error: LineError) -> ManifestError {
 }
 
 /// Whether `entry` is a line a run of `header` could have written.
-fn check_entry(entry: &Entry, header: &Header, shard: Shard, format: Format) -> Result<(), String> {
+fn check_entry(
+    entry: &ManifestLine,
+    header: &Header,
+    shard: Shard,
+    format: Format,
+) -> Result<(), String> {
     if entry.position >= header.scenarios {
         return Err(format!(
             "position {} is past the input's {} scenarios",
@@ -116,7 +122,7 @@ fn check_entry(entry: &Entry, header: &Header, shard: Shard, format: Format) -> 
     if let Some(file) = &entry.file {
         check_file_name(file, format)?;
     }
-    let rendered = entry.outcome != Outcome::Invalid;
+    let rendered = entry.outcome != JobStatus::Invalid;
     let complete = entry.file.is_some()
         && entry.bytes.is_some()
         && entry.sha256.as_deref().is_some_and(is_digest)
@@ -173,7 +179,7 @@ pub fn resumable_entries(
     batch: &Batch,
     format: Format,
     out_dir: &Path,
-) -> Result<Vec<Entry>, ManifestError> {
+) -> Result<Vec<ManifestLine>, ManifestError> {
     if !path.exists() {
         return Ok(Vec::new());
     }
@@ -209,7 +215,7 @@ pub fn resumable_entries(
                 // folder rather than written through the link.
                 unlink(&out_dir.join(file));
             }
-            agrees.then(|| Entry {
+            agrees.then(|| ManifestLine {
                 input: job.location.file.to_string(),
                 line: job.location.line,
                 ..entry
@@ -254,9 +260,9 @@ fn holds(path: &Path, bytes: u64, sha256: &str) -> bool {
 }
 
 /// How `job`'s run ends, as its manifest line says it.
-fn outcome_of(job: &Job) -> Outcome {
+fn outcome_of(job: &Job) -> JobStatus {
     match job.scenario.run().failure {
-        Some(_) => Outcome::Failed,
-        None => Outcome::Ok,
+        Some(_) => JobStatus::Failed,
+        None => JobStatus::Ok,
     }
 }

@@ -6,8 +6,8 @@ use std::path::PathBuf;
 use clap::builder::TypedValueParser as _;
 use clap::{Args, Parser, Subcommand};
 
-use shubbles::batch::Format;
 use shubbles::reel::Loops;
+use shubbles::Format;
 use shubbles::{RenderOptions, Scenario};
 
 const EXAMPLES: &str = "\

@@ -6,13 +6,14 @@ use std::fs;
 use std::io::{self, IsTerminal};
 use std::sync::Mutex;
 
-use edge::cli::{print, say, Ending};
-use edge::run_lock::{LockError, RunLock};
-use shubbles::batch::manifest::{
-    manifest_name, merge_manifests, resumable_entries, Entry, Header, ManifestError, ManifestWriter,
-};
-use shubbles::batch::{self, Batch, Format, Shard};
+use edge::{print, say, Ending};
+use edge::{LockError, RunLock};
 use shubbles::RenderOptions;
+use shubbles::{
+    manifest_name, merge_manifests, resumable_entries, Header, ManifestError, ManifestLine,
+    ManifestWriter,
+};
+use shubbles::{Batch, BatchProgress, Format, Job, NotWritten, Rendered, Shard, Summary};
 
 use crate::args::{BatchArgs, BatchMergeArgs};
 use crate::exit::PROGRAM;
@@ -110,7 +111,7 @@ pub fn run_batch(args: &BatchArgs) -> Ending {
             "{PROGRAM}: {}: invalid line: {}",
             invalid.location, invalid.problem
         ));
-        if let Err(error) = manifest.append(Entry::invalid(invalid)) {
+        if let Err(error) = manifest.append(ManifestLine::invalid(invalid)) {
             manifest_errors.push(error);
         }
     }
@@ -149,7 +150,7 @@ pub fn run_batch(args: &BatchArgs) -> Ending {
             Err(error) => say(&format!("{PROGRAM}: {error}")),
         }
     }
-    let summary = batch::Summary::new(&batch, &results);
+    let summary = Summary::new(&batch, &results);
     if !args.quiet {
         let shard_words = match shard {
             Shard::WHOLE => String::new(),
@@ -203,12 +204,12 @@ struct Reporter<'m> {
     errors: Mutex<Vec<io::Error>>,
 }
 
-impl batch::BatchProgress for Reporter<'_> {
-    fn finished(&self, job: &batch::Job, result: &Result<batch::Rendered, batch::NotWritten>) {
+impl BatchProgress for Reporter<'_> {
+    fn finished(&self, job: &Job, result: &Result<Rendered, NotWritten>) {
         self.bar.inc(1);
         // A file that was not written has no line: a resumed run draws it.
         let Ok(rendered) = result else { return };
-        if let Err(error) = self.manifest.append(Entry::rendered(job, rendered)) {
+        if let Err(error) = self.manifest.append(ManifestLine::rendered(job, rendered)) {
             self.errors
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner)

@@ -3,8 +3,8 @@
 
 use std::io::{self, IsTerminal};
 
-use edge::cli::{say, Ending};
-use edge::text_input::BoundedLines;
+use edge::BoundedLines;
+use edge::{say, Ending};
 use shubbles::{Failure, Scenario};
 
 use crate::args::{is_a_word, RunArgs};

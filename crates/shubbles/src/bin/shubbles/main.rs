@@ -18,10 +18,10 @@ mod text;
 use std::io::{self, IsTerminal};
 use std::process::ExitCode;
 
-use edge::cli::{parse_arguments, remove_unfinished_files_on_signals, say, Ending};
-use shubbles::formats::ascii::picture;
-use shubbles::formats::event_log::write_event_log;
-use shubbles::formats::frame_dump::write_frame_dump;
+use edge::{parse_arguments, remove_unfinished_files_on_signals, say, Ending};
+use shubbles::picture;
+use shubbles::write_event_log;
+use shubbles::write_frame_dump;
 use shubbles::Scenario;
 
 use args::{mistyped_command, operations_may_be_dashes, Cli, Command, SHORT_USAGE};

@@ -5,12 +5,10 @@ use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use edge::cli::{
-    check_extension, duration_in_words, print, say, size_in_words, write_output, Ending,
-};
-use shubbles::formats::event_log::{read_event_log, EventLog};
-use shubbles::reel::{write_png, ReelSummary};
+use edge::{check_extension, duration_in_words, print, say, size_in_words, write_output, Ending};
 use shubbles::TEMPORARY_PREFIX;
+use shubbles::{read_event_log, EventLog};
+use shubbles::{reel::write_png, reel::ReelSummary};
 use shubbles::{write_gif, write_smooth_gif, Frame, Outcome, RenderOptions, Renderer, Scenario};
 
 use crate::args::{GifArgs, OutputArgs, PngArgs, RunArgs};

@@ -3,11 +3,11 @@
 
 use std::io::{self, IsTerminal};
 
-use edge::cli::{is_standard_output, print, say, say_partial, write_output, Ending};
-use shubbles::model::operation::format_operations;
-use shubbles::progress::NoProgress;
-use shubbles::solve::{progress_line, solve, SolveOutcome, SolveProgress};
+use edge::{is_standard_output, print, say, say_partial, write_output, Ending};
+use shubbles::format_operations;
+use shubbles::NoProgress;
 use shubbles::TEMPORARY_PREFIX;
+use shubbles::{progress_line, solve, SolveOutcome, SolveProgress};
 use shubbles::{RenderOptions, Scenario};
 
 use crate::args::{RunArgs, SolveArgs};

@@ -3,7 +3,7 @@
 
 use std::io::{self, BufWriter, Write};
 
-use edge::cli::{print, Ending};
+use edge::{print, Ending};
 use shubbles::{Outcome, Scenario};
 
 use crate::args::RunArgs;

@@ -8,7 +8,7 @@ use std::io::{self, Write};
 
 use super::reader::{read_into, Diagnostic, Handlers};
 use crate::model::code::Severity;
-use crate::model::event::Record;
+use crate::model::event::Entry;
 use crate::model::field::{Size, MAX_SIDE};
 use crate::model::turn::{Play, Seconds};
 use crate::rules::game::Policy;
@@ -16,34 +16,34 @@ use crate::rules::game::Policy;
 /// The canonical form of the log `text`, or the problem that makes it
 /// malformed (a log that breaks a rule is still rewritten: a rewrite hides
 /// nothing, and `check` still reports it).
-pub fn format(text: &[u8]) -> Result<String, Diagnostic> {
+pub fn canonical(text: &[u8]) -> Result<String, Diagnostic> {
     let mut out = Vec::new();
-    match format_into(text, &mut out) {
+    match write_canonical(text, &mut out) {
         Ok(()) => Ok(String::from_utf8_lossy(&out).into_owned()),
-        Err(FormatError::Malformed(error)) => Err(error),
+        Err(CanonicalError::Malformed(error)) => Err(error),
         // Writing to memory does not fail.
-        Err(FormatError::Write(_)) => Ok(String::new()),
+        Err(CanonicalError::Write(_)) => Ok(String::new()),
     }
 }
 
 /// Why a log was not rewritten.
 #[derive(Debug)]
-pub enum FormatError {
+pub enum CanonicalError {
     /// The log is malformed (§10.2): nothing was written.
     Malformed(Diagnostic),
     /// Writing the rewrite failed.
     Write(io::Error),
 }
 
-/// [`format()`] written to `out` a line at a time, so that a log of
+/// [`canonical()`] written to `out` a line at a time, so that a log of
 /// millions of turns is rewritten without holding its rewrite. Nothing is
 /// written for a malformed log: it is refereed to its end first.
-pub fn format_into(text: &[u8], out: &mut impl Write) -> Result<(), FormatError> {
+pub fn write_canonical(text: &[u8], out: &mut impl Write) -> Result<(), CanonicalError> {
     let tally = read_into(
         text,
         Policy::Pass,
         &mut Handlers {
-            records: |_: &Record| {},
+            entries: |_: &Entry| {},
             diagnostics: |_: &Diagnostic| {},
         },
     );
@@ -53,16 +53,16 @@ pub fn format_into(text: &[u8], out: &mut impl Write) -> Result<(), FormatError>
     let mut unread_from = usize::MAX;
     if let Some(error) = tally.error {
         if error.code.severity() == Severity::Malformed {
-            return Err(FormatError::Malformed(error));
+            return Err(CanonicalError::Malformed(error));
         }
         unread_from = error.line.unwrap_or(1);
     }
-    write_canonical(text, unread_from, out).map_err(FormatError::Write)
+    rewrite(text, unread_from, out).map_err(CanonicalError::Write)
 }
 
 /// Writes each line of `text` in its canonical form, and the lines from
 /// `unread_from` on as they are.
-fn write_canonical(text: &[u8], unread_from: usize, out: &mut impl Write) -> io::Result<()> {
+fn rewrite(text: &[u8], unread_from: usize, out: &mut impl Write) -> io::Result<()> {
     // The reader read every line as UTF-8 text; a line it could not read
     // ended it with a malformed error above.
     let text = String::from_utf8_lossy(text);
@@ -173,21 +173,21 @@ mod tests {
     fn lines_the_reader_did_not_reach_are_rewritten_idempotently() {
         let log = EXAMPLE.replace(" 2. B 2.5", " 9. B 2.5");
         let log = log.replace(" 7. A 3.0 move c2", " 7. A 3.0 move c2\u{b}");
-        let once = format(log.as_bytes()).expect("rewritten");
-        assert_eq!(format(once.as_bytes()).expect("rewritten"), once);
+        let once = canonical(log.as_bytes()).expect("rewritten");
+        assert_eq!(canonical(once.as_bytes()).expect("rewritten"), once);
         assert!(once.contains("\n 7. A 3.0 move c2\u{b}\n"));
     }
 
     #[test]
     fn the_worked_example_is_rewritten_canonically_and_idempotently() {
-        let once = format(EXAMPLE.as_bytes()).unwrap();
+        let once = canonical(EXAMPLE.as_bytes()).unwrap();
         assert!(
             once.contains("\n 1. A 3.0 clear b1:2 a2:2  # two cells claimed, container full\n"),
             "{once}"
         );
         assert!(once.contains("\n13. A timeout  # A's clock runs out: A is out\n"));
         assert!(once.contains("\nteam time: 20.0\n"));
-        assert_eq!(format(once.as_bytes()).unwrap(), once);
+        assert_eq!(canonical(once.as_bytes()).unwrap(), once);
     }
 
     #[test]
@@ -195,7 +195,7 @@ mod tests {
         let log = EXAMPLE
             .replace("12. B 3.0 pass empty", "B 3 - e")
             .replace("clear e2:2 e4:1", "c e2x2 e4");
-        let formatted = format(log.as_bytes()).unwrap();
+        let formatted = canonical(log.as_bytes()).unwrap();
         assert!(
             formatted.contains("\n12. B 3.0 pass empty\n"),
             "{formatted}"
@@ -209,7 +209,7 @@ mod tests {
     #[test]
     fn a_malformed_log_is_refused() {
         let log = EXAMPLE.replace("capacity: 4", "capacity: four");
-        let error = format(log.as_bytes()).unwrap_err();
+        let error = canonical(log.as_bytes()).unwrap_err();
         assert_eq!(error.code, crate::model::code::Code::Syntax);
     }
 }
