@@ -5,9 +5,7 @@
 //! coverage-guided) and the seeded stable run that CI does
 //! (`crates/shubbles/tests/fuzz.rs`).
 
-use shubbles::Batch;
-use shubbles::Scenario;
-use shubbles::{read_event_log, write_event_log};
+use shubbles::{read_event_log, write_event_log, Batch, Scenario};
 
 /// A target: any bytes in; a panic is a finding.
 pub type Target = fn(&[u8]);

@@ -4,11 +4,7 @@
 //! by the cargo-fuzz harness (`fuzz_targets/`, nightly, coverage-guided)
 //! and the seeded stable run that CI does (`crates/katazuke/tests/fuzz.rs`).
 
-use katazuke::canonical;
-use katazuke::read_events;
-use katazuke::Entry;
-use katazuke::Policy;
-use katazuke::{read, Verdict};
+use katazuke::{canonical, read, read_events, Entry, Policy, Verdict};
 
 /// A target: any bytes in; a panic is a finding.
 pub type Target = fn(&[u8]);

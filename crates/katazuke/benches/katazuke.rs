@@ -6,30 +6,13 @@ use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
-use katazuke::read;
-use katazuke::Field;
-use katazuke::Policy;
-use katazuke::{random_match, Seeded};
-use katazuke::{write_replay, ReplayOptions};
-use katazuke::{Params, Stock};
+use katazuke::{random_match, random_params, read, write_replay, Policy, ReplayOptions};
 
 /// A random legal match on a field of `rows` by `columns` with the clocks
 /// given, without overruns: as `examples/random_match.rs` makes it.
-fn long_match(rows: u64, columns: u64, seed: u64, team_s: u64, game_s: u64) -> String {
-    let mut random = Seeded::new(seed);
-    let field: Vec<Vec<u32>> = (0..rows)
-        .map(|_| (0..columns).map(|_| 1 + random.below(9) as u32).collect())
-        .collect();
-    let params = Params {
-        field: Field::new(&field).expect("a valid field"),
-        capacity: 6,
-        stock: Stock {
-            first: 3,
-            second: 3,
-        },
-        team_time: team_s * 1000,
-        game_time: game_s * 1000,
-    };
+fn long_match(rows: usize, columns: usize, seed: u64, team_s: u64, game_s: u64) -> String {
+    let params =
+        random_params(rows, columns, seed, team_s * 1000, game_s * 1000).expect("a valid field");
     random_match(&params, seed, 0).to_string()
 }
 

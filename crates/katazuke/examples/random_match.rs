@@ -6,9 +6,7 @@
 //! 6, stock 3, the clocks given in seconds, and MISHAPS turns in a
 //! thousand that overrun or time out.
 
-use katazuke::Field;
-use katazuke::{random_match, Seeded};
-use katazuke::{Params, Stock};
+use katazuke::{random_match, random_params};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<u64> = std::env::args()
@@ -18,20 +16,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .map_err(|error| format!("random_match: the arguments are whole numbers: {error}"))?;
     let arg = |i: usize, default: u64| args.get(i).copied().unwrap_or(default);
     let (rows, columns, seed) = (arg(0, 7), arg(1, 7), arg(2, 1));
-    let mut random = Seeded::new(seed);
-    let field: Vec<Vec<u32>> = (0..rows)
-        .map(|_| (0..columns).map(|_| 1 + random.below(9) as u32).collect())
-        .collect();
-    let params = Params {
-        field: Field::new(&field)?,
-        capacity: 6,
-        stock: Stock {
-            first: 3,
-            second: 3,
-        },
-        team_time: arg(3, 150) * 1000,
-        game_time: arg(4, 300) * 1000,
-    };
+    let params = random_params(
+        rows as usize,
+        columns as usize,
+        seed,
+        arg(3, 150) * 1000,
+        arg(4, 300) * 1000,
+    )?;
     print!("{}", random_match(&params, seed, arg(5, 0)));
     Ok(())
 }

@@ -5,14 +5,10 @@
 //!
 //! `cargo run --example referee_in_code` (add `-- --log` to see the log).
 
-use katazuke::read;
-use katazuke::Policy;
-use katazuke::{report_text, Results};
-use katazuke::{Cell, Field};
-use katazuke::{GameRecord, MatchRecord};
-use katazuke::{Item, Play, Step, Turn};
-use katazuke::{Params, Stock};
-use katazuke::{PerTeam, Team};
+use katazuke::{
+    read, report_text, Cell, Field, GameRecord, Item, MatchRecord, Params, PerTeam, Play, Policy,
+    Results, Step, Stock, Team, Turn,
+};
 
 fn cell(name: &str) -> Cell {
     Cell::parse(name).expect("a cell name")

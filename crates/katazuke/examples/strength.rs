@@ -10,20 +10,14 @@
 
 use std::time::{Duration, Instant};
 
-use katazuke::practice_setup;
-use katazuke::read;
-use katazuke::CostModel;
-use katazuke::Event;
-use katazuke::GameState;
-use katazuke::MatchResult;
-use katazuke::Policy;
-use katazuke::Position;
-use katazuke::{play_match, PlayOptions};
+use katazuke::{
+    play_match, practice_setup, read, CostModel, Event, GameState, MatchResult, PlayOptions,
+    Policy, Position,
+};
 use katazuke::{
     Clock, ComputerPlayer, GreedyPlayer, Player, RandomPlayer, DEFAULT_LEVEL, LEVEL_NODES,
 };
-use katazuke::{Limits, Searcher};
-use katazuke::{PerTeam, Team};
+use katazuke::{Limits, PerTeam, Searcher, Team};
 use rayon::prelude::*;
 
 fn opponent(name: &str, seed: u64) -> Result<Box<dyn Player + Send>, String> {

@@ -83,12 +83,13 @@ pub use play::player::{
     Clock, ComputerPlayer, GreedyPlayer, Player, RandomPlayer, DEFAULT_LEVEL, LEVEL_NODES,
 };
 pub use play::program::stop_every_program;
-pub use play::random::{random_match, random_start, Seeded};
+pub use play::random::{random_match, random_params, random_start, Seeded};
 pub use play::spec::PlayerSpec;
 pub use play::starts::symmetric_start;
 pub use play::suite::practice_setup;
 pub use play::tournament::{
-    MatchOutcome, Tournament, TournamentError, TournamentKind, MAX_ENTRANTS, MAX_JOBS, MAX_MATCHES,
+    MatchOutcome, Tournament, TournamentError, TournamentKind, TournamentProgress, MAX_ENTRANTS,
+    MAX_JOBS, MAX_MATCHES,
 };
 
 // The README's example runs as a test, so that it stays true.

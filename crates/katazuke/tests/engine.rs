@@ -5,26 +5,15 @@
 
 use std::collections::HashMap;
 
-use katazuke::Action;
-use katazuke::Position;
-use katazuke::{virtual_duration, CostModel};
+use katazuke::{virtual_duration, Action, CostModel, Position};
 
 const TERRITORY: i64 = Position::TERRITORY;
 const OBJECT: i64 = Position::OBJECT;
-use katazuke::practice_setup;
-use katazuke::random_start;
-use katazuke::read;
-use katazuke::GameSetup;
-use katazuke::GameState;
-use katazuke::MatchResult;
-use katazuke::Seeded;
-use katazuke::{play_match, PlayOptions};
-use katazuke::{Cell, Field};
-use katazuke::{Clock, ComputerPlayer, GreedyPlayer, Player, RandomPlayer, DEFAULT_LEVEL};
-use katazuke::{GameReferee, Policy};
-use katazuke::{Item, Play, Step, Turn};
-use katazuke::{Params, Stock};
-use katazuke::{PerTeam, Team};
+use katazuke::{
+    play_match, practice_setup, random_start, read, Cell, Clock, ComputerPlayer, Field,
+    GameReferee, GameSetup, GameState, GreedyPlayer, Item, MatchResult, Params, PerTeam, Play,
+    PlayOptions, Player, Policy, RandomPlayer, Seeded, Step, Stock, Team, Turn, DEFAULT_LEVEL,
+};
 
 fn referee_of(params: &Params, game: &GameSetup) -> GameReferee {
     GameReferee::start(

@@ -14,9 +14,7 @@ fn check_bytes(name: &str, made: &[u8]) {
 
 #[test]
 fn the_katazuke_practice_replay_in_the_readme_is_current() {
-    use katazuke::read;
-    use katazuke::Policy;
-    use katazuke::{write_replay, ReplayOptions};
+    use katazuke::{read, write_replay, Policy, ReplayOptions};
 
     let log = common::PRACTICE_KTZ;
     let mut records = Vec::new();
@@ -31,12 +29,7 @@ fn the_katazuke_practice_replay_in_the_readme_is_current() {
 
 #[test]
 fn the_katazuke_annotated_replay_in_the_readme_is_current() {
-    use katazuke::annotate;
-    use katazuke::read;
-    use katazuke::DrawOptions;
-    use katazuke::Policy;
-    use katazuke::LEVEL_NODES;
-    use katazuke::{write_replay, ReplayOptions};
+    use katazuke::{annotate, read, write_replay, DrawOptions, Policy, ReplayOptions, LEVEL_NODES};
 
     let log = common::PRACTICE_KTZ;
     let mut records = Vec::new();

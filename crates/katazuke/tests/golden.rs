@@ -6,10 +6,7 @@
 
 mod common;
 
-use katazuke::read;
-use katazuke::Policy;
-use katazuke::{DrawOptions, Renderer};
-use katazuke::{Frame, FrameKind, Frames};
+use katazuke::{read, DrawOptions, Frame, FrameKind, Frames, Policy, Renderer};
 use testing::golden::assert_none_differ;
 
 /// Which frame of the example a golden picture is.

@@ -14,9 +14,7 @@ use std::os::unix::process::ExitStatusExt;
 use std::path::Path;
 
 use common::{files_in, katazuke_in, run_in, KATAZUKE, PRACTICE_KTZ_PATH as PRACTICE};
-use katazuke::Field;
-use katazuke::{random_match, Seeded};
-use katazuke::{Params, Stock};
+use katazuke::{random_match, random_params};
 use testing::unix::{bash, interrupted, mkfifo, with_closed_stdout, SIGINT, SIGPIPE};
 
 #[test]
@@ -112,20 +110,7 @@ fn a_replaced_file_keeps_its_permissions() {
 /// A random legal match on a SIDE by SIDE field, with one-hour clocks
 /// and SECONDS of game time: the longer, the more turns.
 fn long_match(side: usize, seconds: u64) -> impl std::fmt::Display {
-    let mut random = Seeded::new(3);
-    let counts: Vec<Vec<u32>> = (0..side)
-        .map(|_| (0..side).map(|_| 1 + random.below(9) as u32).collect())
-        .collect();
-    let params = Params {
-        field: Field::new(&counts).expect("a valid field"),
-        capacity: 6,
-        stock: Stock {
-            first: 3,
-            second: 3,
-        },
-        team_time: seconds * 1000,
-        game_time: seconds * 2000,
-    };
+    let params = random_params(side, side, 3, seconds * 1000, seconds * 2000).expect("a field");
     random_match(&params, 3, 0)
 }
 

@@ -5,18 +5,10 @@
 
 use proptest::prelude::*;
 
-use katazuke::canonical;
-use katazuke::read_events;
-use katazuke::DrawOptions;
-use katazuke::Field;
-use katazuke::GameState;
-use katazuke::Policy;
-use katazuke::Team;
-use katazuke::{random_match, Seeded};
-use katazuke::{read, Verdict};
-use katazuke::{write_replay, ReplayOptions};
-use katazuke::{Entry, Event};
-use katazuke::{Params, Stock};
+use katazuke::{
+    canonical, random_match, read, read_events, write_replay, DrawOptions, Entry, Event, Field,
+    GameState, Params, Policy, ReplayOptions, Seeded, Stock, Team, Verdict,
+};
 
 /// Parameters from a seed: fields of 1 to 7 rows by 3 to 7 columns, small
 /// counts, capacities, stocks and clocks, so games end by every reason.

@@ -5,10 +5,7 @@ use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
-use shubbles::seeded_legal_operations;
-use shubbles::write_gif;
-use shubbles::RenderOptions;
-use shubbles::Scenario;
+use shubbles::{seeded_legal_operations, write_gif, RenderOptions, Scenario};
 
 /// Figure 1(a) and `length` operations that never fail (see
 /// `seeded_legal_operations`; the seed is the one `benches/smooth-100.txt`

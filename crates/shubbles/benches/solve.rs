@@ -3,9 +3,7 @@
 //! `cargo bench --bench solve`; results are recorded in BENCHMARKS.md.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use shubbles::NoProgress;
-use shubbles::State;
-use shubbles::{solve, SolveOutcome};
+use shubbles::{solve, NoProgress, SolveOutcome, State};
 
 const FIGURE_1A: &str = ".........@...o....ooo..xox...";
 

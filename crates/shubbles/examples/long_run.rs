@@ -3,9 +3,7 @@
 //! The operations are drawn with a fixed seed, each kept only if it succeeds
 //! from where the run is.
 
-use shubbles::format_operations;
-use shubbles::seeded_legal_operations;
-use shubbles::Scenario;
+use shubbles::{format_operations, seeded_legal_operations, Scenario};
 
 fn main() {
     let length: usize = match std::env::args().nth(1).map(|n| n.parse()) {

@@ -8,10 +8,9 @@
 
 use std::io::{self, BufWriter, Write};
 
-use shubbles::format_operations;
-use shubbles::CELL_COUNT;
-use shubbles::{legal_operations, settle};
-use shubbles::{Operation, Scenario, State};
+use shubbles::{
+    format_operations, legal_operations, settle, Operation, Scenario, State, CELL_COUNT,
+};
 
 /// xorshift64: reproducible without a dependency, and plenty for picking
 /// cells and operations.

@@ -7,9 +7,7 @@
 use std::fs::File;
 use std::io::BufWriter;
 
-use shubbles::write_gif;
-use shubbles::RenderOptions;
-use shubbles::{Event, Scenario};
+use shubbles::{write_gif, Event, RenderOptions, Scenario};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let scenario = Scenario::parse("@................x.....x..o..", "+-", false)?;

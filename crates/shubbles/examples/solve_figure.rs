@@ -4,10 +4,7 @@
 //!
 //! `cargo run --release --example solve_figure -- 5`
 
-use shubbles::format_operations;
-use shubbles::NoProgress;
-use shubbles::State;
-use shubbles::{solve, SolveOutcome};
+use shubbles::{format_operations, solve, NoProgress, SolveOutcome, State};
 
 const FIGURE_1A: &str = ".........@...o....ooo..xox...";
 

@@ -7,11 +7,7 @@
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
-use shubbles::format_operations;
-use shubbles::settle;
-use shubbles::NoProgress;
-use shubbles::State;
-use shubbles::{solve, SolveOutcome, SolveReport};
+use shubbles::{format_operations, settle, solve, NoProgress, SolveOutcome, SolveReport, State};
 
 const FIGURE_1A: &str = ".........@...o....ooo..xox...";
 const SEED: u64 = 2024;

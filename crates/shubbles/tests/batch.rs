@@ -4,9 +4,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use shubbles::write_png;
-use shubbles::Scenario;
-use shubbles::{RenderOptions, Renderer};
+use shubbles::{write_png, RenderOptions, Renderer, Scenario};
 
 mod common;
 

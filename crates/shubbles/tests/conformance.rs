@@ -6,9 +6,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use shubbles::picture;
-use shubbles::write_frame_dump;
-use shubbles::Scenario;
+use shubbles::{picture, write_frame_dump, Scenario};
 
 fn vector_folders() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));

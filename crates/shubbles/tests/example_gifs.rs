@@ -4,9 +4,7 @@
 
 mod common;
 
-use shubbles::write_gif;
-use shubbles::RenderOptions;
-use shubbles::Scenario;
+use shubbles::{write_gif, RenderOptions, Scenario};
 use testing::golden::assert_committed;
 
 fn check(name: &str, scenario: &Scenario) {

@@ -2,8 +2,7 @@
 
 use proptest::prelude::*;
 
-use shubbles::format_operations;
-use shubbles::{Creature, Event, Failure, Operation, Scenario, State};
+use shubbles::{format_operations, Creature, Event, Failure, Operation, Scenario, State};
 
 /// A random valid start: random contents, let fall in the standard
 /// orientation (a shubble over the opening leaves; starts where a smole

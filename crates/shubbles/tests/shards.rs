@@ -14,9 +14,7 @@ use common::{files_in, shubbles_in};
 /// A seeded scenario file of `n` lines and two more: one invalid, one
 /// whose run fails.
 fn scenarios(dir: &Path, n: usize) -> String {
-    use shubbles::format_operations;
-    use shubbles::seeded_legal_operations;
-    use shubbles::Scenario;
+    use shubbles::{format_operations, seeded_legal_operations, Scenario};
     let starts = [
         ".........@...o....ooo..xox...",
         ".........................xx@.",

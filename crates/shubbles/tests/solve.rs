@@ -4,11 +4,10 @@
 use std::time::Duration;
 
 use proptest::prelude::*;
-use shubbles::NoProgress;
-use shubbles::{format_operations, parse_operations};
-use shubbles::{perform, settle};
-use shubbles::{solve, SolveError, SolveOutcome, SolveProgress};
-use shubbles::{Cell, Operation, Rotation, Scenario, State};
+use shubbles::{
+    format_operations, parse_operations, perform, settle, solve, Cell, NoProgress, Operation,
+    Rotation, Scenario, SolveError, SolveOutcome, SolveProgress, State,
+};
 
 fn state(text: &str) -> State {
     State::parse(text, false).expect("a valid test state")

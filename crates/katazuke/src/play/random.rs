@@ -4,8 +4,8 @@
 //! and a random duration; now and then a turn overruns or times out.
 
 use crate::log::record::{GameRecord, MatchRecord};
-use crate::model::field::{Cell, Size};
-use crate::model::params::Params;
+use crate::model::field::{Cell, Field, FieldError, Size};
+use crate::model::params::{Params, Stock};
 use crate::model::state::GameState;
 use crate::model::team::{PerTeam, Team};
 use crate::model::turn::{Item, Play, Step, Turn};
@@ -137,6 +137,33 @@ pub fn random_turn(state: &GameState, random: &mut Seeded, mishaps: u64) -> Turn
             steps: random_steps(state, random),
         },
     }
+}
+
+/// The parameters random matches are played with (`examples/random_match.rs`,
+/// the benchmarks, the tests of long matches): a `rows` × `columns` field
+/// of 1 to 9 objects a cell drawn from `seed`, a capacity of 6, a stock of
+/// 3 for each team, and clocks of `team_time` and `game_time` ms.
+pub fn random_params(
+    rows: usize,
+    columns: usize,
+    seed: u64,
+    team_time: u64,
+    game_time: u64,
+) -> Result<Params, FieldError> {
+    let mut random = Seeded::new(seed);
+    let counts: Vec<Vec<u32>> = (0..rows)
+        .map(|_| (0..columns).map(|_| 1 + random.below(9) as u32).collect())
+        .collect();
+    Ok(Params {
+        field: Field::new(&counts)?,
+        capacity: 6,
+        stock: Stock {
+            first: 3,
+            second: 3,
+        },
+        team_time,
+        game_time,
+    })
 }
 
 /// A whole random legal match on `params` from `seed`: A is first in game

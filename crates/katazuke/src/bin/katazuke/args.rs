@@ -4,8 +4,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use katazuke::Policy;
-use katazuke::MAX_JOBS;
+use katazuke::{Policy, MAX_JOBS};
 
 const EXAMPLES: &str = "\
 Examples:

@@ -5,11 +5,8 @@ use std::fs::File;
 use std::io::{self, Read};
 use std::path::Path;
 
-use edge::MAX_INPUT_BYTES;
-use edge::{Ending, Saying};
-use katazuke::Entry;
-use katazuke::Policy;
-use katazuke::{read_into, read_unfinished_into, Diagnostic, Handlers, Sink, Tally};
+use edge::{Ending, Saying, MAX_INPUT_BYTES};
+use katazuke::{read_into, read_unfinished_into, Diagnostic, Entry, Handlers, Policy, Sink, Tally};
 
 /// A match log's bytes and the name messages give it.
 pub struct Source {

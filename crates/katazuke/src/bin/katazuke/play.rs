@@ -9,25 +9,13 @@ use edge::{
     check_extension, check_writable, is_standard_output, print as print_out, say, write_output,
     Ending,
 };
-use katazuke::practice_setup;
-use katazuke::random_start;
-use katazuke::symmetric_start;
-use katazuke::CostModel;
-use katazuke::MatchRecord;
-use katazuke::PlayerSpec;
-use katazuke::Policy;
-use katazuke::Position;
-use katazuke::Seeded;
-use katazuke::TEMPORARY_PREFIX;
-use katazuke::{play_match, OnIllegal, PlayOptions};
-use katazuke::{read, read_setup};
-use katazuke::{write_replay, ReplayOptions};
-use katazuke::{Clock, ComputerPlayer};
-use katazuke::{FrameFold, FrameKind};
-use katazuke::{GameSetup, MatchSetup, Setup};
-use katazuke::{MatchOutcome, Tournament, TournamentError, TournamentKind};
-use katazuke::{MatchResult, CRITERIA};
-use katazuke::{PerTeam, Team};
+use katazuke::{
+    play_match, practice_setup, random_start, read, read_setup, symmetric_start, write_replay,
+    Clock, ComputerPlayer, CostModel, FrameFold, FrameKind, GameSetup, MatchOutcome, MatchRecord,
+    MatchResult, MatchSetup, OnIllegal, PerTeam, PlayOptions, PlayerSpec, Policy, Position,
+    ReplayOptions, Seeded, Setup, Team, Tournament, TournamentError, TournamentKind, CRITERIA,
+    TEMPORARY_PREFIX,
+};
 
 use crate::args::{
     ClockArg, IllegalAnswer, PlayArgs, PlayingArgs, StartArg, SuggestArgs, TournamentArgs,

@@ -4,14 +4,10 @@ use std::path::Path;
 use std::sync::mpsc;
 
 use edge::{check_extension, say, write_output, Ending};
-use katazuke::read_events_into;
-use katazuke::Annotator;
-use katazuke::Entry;
-use katazuke::LEVEL_NODES;
-use katazuke::TEMPORARY_PREFIX;
-use katazuke::{read_into, Diagnostic, Handlers};
-use katazuke::{write_replay_streamed, CanvasFit, ReplayOptions};
-use katazuke::{DrawOptions, Renderer};
+use katazuke::{
+    read_events_into, read_into, write_replay_streamed, Annotator, CanvasFit, Diagnostic,
+    DrawOptions, Entry, Handlers, Renderer, ReplayOptions, LEVEL_NODES, TEMPORARY_PREFIX,
+};
 
 use crate::args::ReplayArgs;
 use crate::input::{ending_of, read_source, referee};

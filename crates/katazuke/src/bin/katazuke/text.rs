@@ -5,15 +5,10 @@ use std::io::{self, BufWriter, Write};
 use anyhow::Context;
 
 use edge::{print as print_out, say, write_file, Ending};
-use katazuke::board;
-use katazuke::Entry;
-use katazuke::Policy;
-use katazuke::Severity;
-use katazuke::TEMPORARY_PREFIX;
-use katazuke::{read_into, Diagnostic, Handlers};
-use katazuke::{report_text, CheckJson, Results};
-use katazuke::{write_canonical, CanonicalError};
-use katazuke::{Frame, FrameFold, FrameKind};
+use katazuke::{
+    board, read_into, report_text, write_canonical, CanonicalError, CheckJson, Diagnostic, Entry,
+    Frame, FrameFold, FrameKind, Handlers, Policy, Results, Severity, TEMPORARY_PREFIX,
+};
 
 use crate::args::{AsciiArgs, CheckArgs, EventsArgs, FmtArgs};
 use crate::input::{ending_of, game_turn, read_source, referee, Source};

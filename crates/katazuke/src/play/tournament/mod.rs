@@ -73,8 +73,7 @@ use crate::model::team::{PerTeam, Team};
 use crate::rules::game::Policy;
 use crate::rules::result::MatchResult;
 use crate::TEMPORARY_PREFIX;
-use edge::MAX_LINE_BYTES;
-use edge::{LockError, RunLock};
+use edge::{LockError, RunLock, MAX_LINE_BYTES};
 
 use results_file::{check_folder, json_line, lock_path, write_line};
 pub use schedule::{Pairing, TournamentKind, MAX_ENTRANTS, MAX_MATCHES};
@@ -100,6 +99,21 @@ pub struct Tournament {
     pub options: PlayOptions,
     /// Where the players' seeds come from.
     pub seed: u64,
+}
+
+/// Told of each match as soon as it is played and in the results file, so
+/// that a caller can show how far the tournament is: the library owns no
+/// terminal (as the box's batch and solver tell theirs). A closure taking
+/// a [`MatchOutcome`] is one.
+pub trait TournamentProgress {
+    /// `outcome` has been played and written to the results file.
+    fn match_played(&mut self, outcome: &MatchOutcome);
+}
+
+impl<F: FnMut(&MatchOutcome)> TournamentProgress for F {
+    fn match_played(&mut self, outcome: &MatchOutcome) {
+        self(outcome)
+    }
 }
 
 /// A finished match: one line of the results file.
@@ -240,7 +254,7 @@ impl Tournament {
         results: &Path,
         jobs: usize,
         records_dir: Option<&Path>,
-        progress: &mut dyn FnMut(&MatchOutcome),
+        progress: &mut dyn TournamentProgress,
     ) -> Result<Standings, TournamentError> {
         check_jobs(jobs)?;
         self.open(results, records_dir)?.play(jobs, progress)
@@ -577,7 +591,7 @@ impl Session<'_> {
     pub fn play(
         self,
         jobs: usize,
-        progress: &mut dyn FnMut(&MatchOutcome),
+        progress: &mut dyn TournamentProgress,
     ) -> Result<Standings, TournamentError> {
         check_jobs(jobs)?;
         let Session {
@@ -597,7 +611,7 @@ impl Session<'_> {
             .collect();
         tournament.play_all(&pending, jobs, records_dir.as_deref(), &mut |outcome| {
             write_line(&mut file, &results, &outcome)?;
-            progress(&outcome);
+            progress.match_played(&outcome);
             outcomes.push(outcome);
             Ok(())
         })?;

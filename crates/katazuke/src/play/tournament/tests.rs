@@ -70,9 +70,12 @@ fn a_round_robin_is_played_and_written_down() {
     let tournament = tiny(TournamentKind::RoundRobin);
     let mut seen = Vec::new();
     let standings = tournament
-        .run(&results, 2, Some(&records), &mut |outcome| {
-            seen.push(outcome.pairing)
-        })
+        .run(
+            &results,
+            2,
+            Some(&records),
+            &mut |outcome: &MatchOutcome| seen.push(outcome.pairing),
+        )
         .expect("the tournament is played");
     seen.sort_unstable();
     assert_eq!(seen, [0, 1, 2, 3, 4, 5]);
@@ -148,7 +151,7 @@ fn a_run_cut_short_resumes_to_the_same_standings() {
     let tournament = tiny(TournamentKind::RoundRobin);
     let fresh_path = dir.path().join("fresh.jsonl");
     let fresh = tournament
-        .run(&fresh_path, 2, None, &mut |_| {})
+        .run(&fresh_path, 2, None, &mut |_: &MatchOutcome| {})
         .expect("the fresh run");
 
     // Killed after two matches, in the middle of writing a third.
@@ -169,7 +172,7 @@ fn a_run_cut_short_resumes_to_the_same_standings() {
 
     let mut replayed = 0;
     let resumed = tournament
-        .run(&cut_path, 1, None, &mut |_| replayed += 1)
+        .run(&cut_path, 1, None, &mut |_: &MatchOutcome| replayed += 1)
         .expect("the resumed run");
     assert_eq!(replayed, 4);
     assert_eq!(resumed, fresh);
@@ -187,7 +190,9 @@ fn a_run_cut_short_resumes_to_the_same_standings() {
 
     // Nothing left to play: the same standings again, file unchanged.
     let again = tournament
-        .run(&cut_path, 2, None, &mut |_| panic!("nothing to play"))
+        .run(&cut_path, 2, None, &mut |_: &MatchOutcome| {
+            panic!("nothing to play")
+        })
         .expect("the finished run");
     assert_eq!(again, fresh);
     assert_eq!(lines(&cut_path).len(), 7);
@@ -201,12 +206,14 @@ fn another_tournaments_results_are_refused() {
     other.fields.truncate(1);
     other.entrants.truncate(2);
     other
-        .run(&results, 1, None, &mut |_| {})
+        .run(&results, 1, None, &mut |_: &MatchOutcome| {})
         .expect("the other tournament");
     let before = fs::read(&results).expect("its results");
 
     let error = tiny(TournamentKind::RoundRobin)
-        .run(&results, 1, None, &mut |_| panic!("nothing is played"))
+        .run(&results, 1, None, &mut |_: &MatchOutcome| {
+            panic!("nothing is played")
+        })
         .expect_err("another tournament's file");
     let message = error.to_string();
     assert!(
@@ -241,7 +248,7 @@ fn a_header_cut_short_starts_afresh_and_a_damaged_line_is_reported() {
     let header = json_line(&tournament.header());
     fs::write(&results, &header[..10]).expect("a cut header");
     tournament
-        .run(&results, 1, None, &mut |_| {})
+        .run(&results, 1, None, &mut |_: &MatchOutcome| {})
         .expect("played afresh");
     let written = lines(&results);
     assert_eq!((written.len(), written[0].as_str()), (2, header.trim_end()));
@@ -263,7 +270,9 @@ fn unplayable_tournaments_are_refused_before_any_match() {
     let dir = tempfile::tempdir().expect("a temporary folder");
     let results = dir.path().join("results.jsonl");
     let refused = |tournament: Tournament| -> String {
-        match tournament.run(&results, 1, None, &mut |_| panic!("nothing is played")) {
+        match tournament.run(&results, 1, None, &mut |_: &MatchOutcome| {
+            panic!("nothing is played")
+        }) {
             Err(TournamentError::Setup(problem)) => problem,
             other => panic!("expected a refusal, found {other:?}"),
         }
@@ -388,7 +397,9 @@ fn jobs_out_of_bounds_are_refused_before_the_file_is_made() {
     let results = dir.path().join("results.jsonl");
     for jobs in [0, MAX_JOBS + 1] {
         let error = tiny(TournamentKind::RoundRobin)
-            .run(&results, jobs, None, &mut |_| panic!("nothing is played"))
+            .run(&results, jobs, None, &mut |_: &MatchOutcome| {
+                panic!("nothing is played")
+            })
             .expect_err("too many or no jobs");
         assert!(error.to_string().ends_with(": 1 to 256"), "{error}");
     }

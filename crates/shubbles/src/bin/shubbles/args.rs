@@ -7,8 +7,7 @@ use clap::builder::TypedValueParser as _;
 use clap::{Args, Parser, Subcommand};
 
 use shubbles::reel::Loops;
-use shubbles::Format;
-use shubbles::{RenderOptions, Scenario};
+use shubbles::{Format, RenderOptions, Scenario};
 
 const EXAMPLES: &str = "\
 Examples:

@@ -6,8 +6,7 @@ use std::fs;
 use std::io::{self, IsTerminal};
 use std::sync::Mutex;
 
-use edge::{print, say, Ending};
-use edge::{LockError, RunLock};
+use edge::{print, say, Ending, LockError, RunLock};
 use shubbles::RenderOptions;
 use shubbles::{
     manifest_name, merge_manifests, resumable_entries, Header, ManifestError, ManifestLine,

@@ -3,8 +3,7 @@
 
 use std::io::{self, IsTerminal};
 
-use edge::BoundedLines;
-use edge::{say, Ending};
+use edge::{say, BoundedLines, Ending};
 use shubbles::{Failure, Scenario};
 
 use crate::args::{is_a_word, RunArgs};

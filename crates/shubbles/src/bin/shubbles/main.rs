@@ -19,10 +19,7 @@ use std::io::{self, IsTerminal};
 use std::process::ExitCode;
 
 use edge::{parse_arguments, remove_unfinished_files_on_signals, say, Ending};
-use shubbles::picture;
-use shubbles::write_event_log;
-use shubbles::write_frame_dump;
-use shubbles::Scenario;
+use shubbles::{picture, write_event_log, write_frame_dump, Scenario};
 
 use args::{mistyped_command, operations_may_be_dashes, Cli, Command, SHORT_USAGE};
 use batch::{merge, run_batch};

@@ -6,8 +6,7 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use edge::{check_extension, duration_in_words, print, say, size_in_words, write_output, Ending};
-use shubbles::TEMPORARY_PREFIX;
-use shubbles::{read_event_log, EventLog};
+use shubbles::{read_event_log, EventLog, TEMPORARY_PREFIX};
 use shubbles::{reel::write_png, reel::ReelSummary};
 use shubbles::{write_gif, write_smooth_gif, Frame, Outcome, RenderOptions, Renderer, Scenario};
 

@@ -4,11 +4,10 @@
 use std::io::{self, IsTerminal};
 
 use edge::{is_standard_output, print, say, say_partial, write_output, Ending};
-use shubbles::format_operations;
-use shubbles::NoProgress;
-use shubbles::TEMPORARY_PREFIX;
-use shubbles::{progress_line, solve, SolveOutcome, SolveProgress};
-use shubbles::{RenderOptions, Scenario};
+use shubbles::{
+    format_operations, progress_line, solve, NoProgress, RenderOptions, Scenario, SolveOutcome,
+    SolveProgress, TEMPORARY_PREFIX,
+};
 
 use crate::args::{RunArgs, SolveArgs};
 use crate::exit::{NO_SOLUTION, PROGRAM};
