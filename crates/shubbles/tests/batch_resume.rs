@@ -1,7 +1,10 @@
 //! `batch --resume` and `batch-merge` against what a user may leave behind:
 //! an input changed since its manifest was written, other options, forged
 //! manifest lines, file names outside the folder, manifests that never end,
-//! and two runs of one shard in one folder at once.
+//! and two runs of one shard in one folder at once. Each test would fail
+//! without the fix it guards.
+
+mod common;
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -9,9 +12,7 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::common::{files_in, run_in, shubbles_in, Run, FIGURE_1A};
-
-const BIN: &str = env!("CARGO_BIN_EXE_shubbles");
+use common::{files_in, run_in, shubbles_in, Run, FIGURE_1A, SHUBBLES as BIN};
 
 /// Five scenario lines, at positions 0 to 4: `a`, `b`, `failing` (its run
 /// ends with `!`), one named after its line (`s-0004`) and an invalid one.
