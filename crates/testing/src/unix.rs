@@ -11,7 +11,7 @@ pub const SIGHUP: i32 = 1;
 /// Ctrl-C.
 pub const SIGINT: i32 = 2;
 /// A write to a pipe nobody reads.
-pub const SIGPIPE: i32 = 13;
+const SIGPIPE: i32 = 13;
 /// `kill`'s default.
 pub const SIGTERM: i32 = 15;
 
@@ -34,7 +34,7 @@ pub fn bash(script: &str, env: &[(&str, &str)]) -> Run {
 /// Runs `binary` with its standard output on a pipe whose reading end is
 /// already closed, as `| true` leaves it once `true` has ended: how it
 /// ended and its standard error.
-pub fn with_closed_stdout(binary: &str, args: &[&str]) -> (ExitStatus, String) {
+fn with_closed_stdout(binary: &str, args: &[&str]) -> (ExitStatus, String) {
     let dir = tempfile::tempdir().expect("a temporary folder");
     let (reader, writer) = std::io::pipe().expect("a pipe");
     drop(reader);
@@ -50,6 +50,21 @@ pub fn with_closed_stdout(binary: &str, args: &[&str]) -> (ExitStatus, String) {
         output.status,
         String::from_utf8_lossy(&output.stderr).into_owned(),
     )
+}
+
+/// Checks that `binary ARGS` with its standard output on a closed pipe
+/// ends as a well-behaved command line tool does: by `SIGPIPE`, without a
+/// panic or a "Broken pipe" message.
+pub fn assert_ends_quietly_on_a_closed_pipe(binary: &str, args: &[&str]) {
+    use std::os::unix::process::ExitStatusExt;
+    let (status, stderr) = with_closed_stdout(binary, args);
+    assert_eq!(
+        status.signal(),
+        Some(SIGPIPE),
+        "{args:?}: {status:?} {stderr}"
+    );
+    assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    assert!(!stderr.contains("Broken pipe"), "{args:?}: {stderr}");
 }
 
 /// Makes a FIFO at `path`; false where `mkfifo` is missing or fails.
