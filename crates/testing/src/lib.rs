@@ -1,11 +1,15 @@
 //! What the integration tests of both tools share, so that each crate's
 //! `tests/common/` holds only its own fixtures: running a binary as a user
 //! would ([`run_in`]), what it left behind ([`files_in`]), real pipes,
-//! FIFOs and signals ([`unix`]) and pictures compared pixel for pixel with
-//! the golden PNGs of a crate's `frames/` folder ([`golden`]).
+//! FIFOs and signals ([`unix`]), pictures compared pixel for pixel with
+//! the golden PNGs of a crate's `frames/` folder ([`golden`]), and the
+//! commands the docs show, run and compared with what they print
+//! ([`transcript`]).
 
 pub mod golden;
 mod run;
+#[cfg(unix)]
+pub mod transcript;
 #[cfg(unix)]
 pub mod unix;
 

@@ -1,5 +1,6 @@
 //! Real pipes, FIFOs and signals, as a user's shell meets a tool.
 
+use std::io::Read;
 use std::path::Path;
 use std::process::{Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
@@ -18,8 +19,14 @@ pub const SIGTERM: i32 = 15;
 /// Runs `script` in bash (for pipes and redirections as a user types
 /// them) with `env` set, and returns what it printed and its status.
 pub fn bash(script: &str, env: &[(&str, &str)]) -> Run {
+    bash_in(Path::new("."), script, env)
+}
+
+/// [`bash`] in the folder `dir`, with an empty standard input.
+pub fn bash_in(dir: &Path, script: &str, env: &[(&str, &str)]) -> Run {
     let output = Command::new("bash")
         .args(["-c", script])
+        .current_dir(dir)
         .envs(env.iter().copied())
         .output()
         .expect("bash runs");
@@ -29,6 +36,34 @@ pub fn bash(script: &str, env: &[(&str, &str)]) -> Run {
         stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
         bytes: output.stdout,
     }
+}
+
+/// Runs `script` in bash in `dir` with `env` set and an empty standard
+/// input, its standard output and standard error on one pipe, so that
+/// what it printed is interleaved as a terminal shows it: its status
+/// (-1 when a signal ended it) and that text (lossy).
+pub fn bash_interleaved(dir: &Path, script: &str, env: &[(&str, &str)]) -> (i32, String) {
+    let (mut reader, writer) = std::io::pipe().expect("a pipe");
+    // The command, and with it this process's copies of the writing end,
+    // is gone once bash has started: the reading below ends with bash.
+    let mut child = Command::new("bash")
+        .args(["-c", script])
+        .current_dir(dir)
+        .envs(env.iter().copied())
+        .stdin(Stdio::null())
+        .stdout(writer.try_clone().expect("a second writing end"))
+        .stderr(writer)
+        .spawn()
+        .expect("bash runs");
+    let mut printed = Vec::new();
+    reader
+        .read_to_end(&mut printed)
+        .expect("the pipe is readable");
+    let status = child.wait().expect("bash ends");
+    (
+        status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&printed).into_owned(),
+    )
 }
 
 /// Runs `binary` with its standard output on a pipe whose reading end is
