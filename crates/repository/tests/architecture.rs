@@ -349,3 +349,27 @@ fn neither_game_names_the_other_in_its_code() {
         }
     }
 }
+
+#[test]
+fn no_source_file_is_over_800_lines() {
+    let mut long = Vec::new();
+    let mut folders = vec![repository().join("crates"), repository().join("fuzz")];
+    while let Some(folder) = folders.pop() {
+        for entry in fs::read_dir(&folder).expect("a readable folder") {
+            let path = entry.expect("an entry").path();
+            if path.is_dir() && !path.ends_with("target") {
+                folders.push(path);
+            } else if path.extension().is_some_and(|ext| ext == "rs") {
+                let lines = fs::read_to_string(&path).expect("readable").lines().count();
+                if lines > 800 {
+                    long.push(format!("{}: {lines} lines", path.display()));
+                }
+            }
+        }
+    }
+    assert!(
+        long.is_empty(),
+        "a file this long does several jobs; split it along them:\n{}",
+        long.join("\n")
+    );
+}
