@@ -525,12 +525,15 @@ fn a_program_that_never_reads_and_floods_its_output_neither_blocks_nor_fills_the
 #[test]
 fn a_signal_stops_the_player_programs_too() {
     let dir = temporary();
-    // A unique duration to find the program by.
+    // A duration unique to this test run (its process id in the decimals),
+    // to find the program by without mistaking another run's for it.
+    let marker = format!("301.{}", std::process::id());
+    let sleep = format!("sleep {marker}");
     let mut child = Command::new(env!("CARGO_BIN_EXE_katazuke"))
         .args([
             "play",
             "--A",
-            "sleep 301.25",
+            &sleep,
             "--B",
             "builtin",
             "-q",
@@ -545,7 +548,13 @@ fn a_signal_stops_the_player_programs_too() {
             .expect("/proc")
             .filter_map(Result::ok)
             .filter_map(|entry| std::fs::read(entry.path().join("cmdline")).ok())
-            .any(|cmdline| cmdline.windows(6).any(|window| window == b"301.25"))
+            // Arguments end with a NUL: 301.12 is not found in 301.123.
+            .any(|cmdline| {
+                let wanted = format!("{marker}\0");
+                cmdline
+                    .windows(wanted.len())
+                    .any(|window| window == wanted.as_bytes())
+            })
     };
     let started = std::time::Instant::now();
     while !running() && started.elapsed() < std::time::Duration::from_secs(20) {
