@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::field::Field;
 use super::team::Role;
+use super::turn::Seconds;
 
 /// Capacities accepted (§2.1).
 pub const CAPACITIES: std::ops::RangeInclusive<u32> = 1..=999;
@@ -67,46 +68,70 @@ pub enum ParamError {
 }
 
 impl fmt::Display for ParamError {
+    // The ranges in the messages are the ranges checked, so that the two
+    // cannot drift apart.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            ParamError::Capacity => "capacity must be one number 1..999 (§2.1)",
-            ParamError::Stock => {
-                "stock must be one or two numbers 0..99 (first team's, then second's) (§2.1)"
+        let (lowest, highest) = (CAPACITIES.start(), CAPACITIES.end());
+        let (none, most) = (STOCKS.start(), STOCKS.end());
+        let seconds = |ms: &u64| Seconds(*ms);
+        let whole_seconds = |ms: &u64| ms / 1000;
+        match self {
+            ParamError::Capacity => {
+                write!(f, "capacity must be one number {lowest}..{highest} (§2.1)")
             }
-            ParamError::TeamTime => "team time must be 0.001..3600 s (§2.1)",
-            ParamError::GameTime => "game time must be 0.001..7200 s (§2.1)",
-        })
+            ParamError::Stock => write!(
+                f,
+                "stock must be one or two numbers {none}..{most} (first team's, then second's) (§2.1)"
+            ),
+            ParamError::TeamTime => write!(
+                f,
+                "team time must be {}..{} s (§2.1)",
+                seconds(TEAM_TIMES.start()),
+                whole_seconds(TEAM_TIMES.end())
+            ),
+            ParamError::GameTime => write!(
+                f,
+                "game time must be {}..{} s (§2.1)",
+                seconds(GAME_TIMES.start()),
+                whole_seconds(GAME_TIMES.end())
+            ),
+        }
     }
 }
 
 impl std::error::Error for ParamError {}
 
+/// `value`, if `range` holds it; else `error`.
+fn within<T: PartialOrd>(
+    value: T,
+    range: &std::ops::RangeInclusive<T>,
+    error: ParamError,
+) -> Result<T, ParamError> {
+    if range.contains(&value) {
+        Ok(value)
+    } else {
+        Err(error)
+    }
+}
+
 /// `capacity`, if §2.1 allows it.
 pub fn check_capacity(capacity: u32) -> Result<u32, ParamError> {
-    Some(capacity)
-        .filter(|capacity| CAPACITIES.contains(capacity))
-        .ok_or(ParamError::Capacity)
+    within(capacity, &CAPACITIES, ParamError::Capacity)
 }
 
 /// One team's `stock`, if §2.1 allows it.
 pub fn check_stock(stock: u32) -> Result<u32, ParamError> {
-    Some(stock)
-        .filter(|stock| STOCKS.contains(stock))
-        .ok_or(ParamError::Stock)
+    within(stock, &STOCKS, ParamError::Stock)
 }
 
 /// A team clock of `ms`, if §2.1 allows it.
 pub fn check_team_time(ms: u64) -> Result<u64, ParamError> {
-    Some(ms)
-        .filter(|ms| TEAM_TIMES.contains(ms))
-        .ok_or(ParamError::TeamTime)
+    within(ms, &TEAM_TIMES, ParamError::TeamTime)
 }
 
 /// A game clock of `ms`, if §2.1 allows it.
 pub fn check_game_time(ms: u64) -> Result<u64, ParamError> {
-    Some(ms)
-        .filter(|ms| GAME_TIMES.contains(ms))
-        .ok_or(ParamError::GameTime)
+    within(ms, &GAME_TIMES, ParamError::GameTime)
 }
 
 /// The stock per role.
