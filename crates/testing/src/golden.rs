@@ -18,6 +18,18 @@ pub struct Golden {
     pub drawn: PathBuf,
 }
 
+impl Golden {
+    /// The golden PNGs of the crate at `manifest_dir` (its `frames/`), with
+    /// differing pictures kept in `target_tmpdir`: a test passes its own
+    /// `CARGO_MANIFEST_DIR` and `CARGO_TARGET_TMPDIR`.
+    pub fn of_crate(manifest_dir: &str, target_tmpdir: &str) -> Golden {
+        Golden {
+            frames: Path::new(manifest_dir).join("frames"),
+            drawn: PathBuf::from(target_tmpdir),
+        }
+    }
+}
+
 /// True when `SHUBBLES_BLESS=1`: the PNGs are to be written, not compared.
 pub fn blessing() -> bool {
     std::env::var("SHUBBLES_BLESS").is_ok_and(|v| v == "1")

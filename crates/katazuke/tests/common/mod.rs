@@ -46,8 +46,5 @@ pub fn player(name: &str) -> PathBuf {
 
 /// The replay's golden frames (`crates/katazuke/frames/`).
 pub fn golden() -> testing::golden::Golden {
-    testing::golden::Golden {
-        frames: Path::new(env!("CARGO_MANIFEST_DIR")).join("frames"),
-        drawn: PathBuf::from(env!("CARGO_TARGET_TMPDIR")),
-    }
+    testing::golden::Golden::of_crate(env!("CARGO_MANIFEST_DIR"), env!("CARGO_TARGET_TMPDIR"))
 }
