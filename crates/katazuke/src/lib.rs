@@ -74,16 +74,20 @@ pub use formats::report::{report_text, CheckJson, Results};
 pub use engine::action::Action;
 pub use engine::annotate::{annotate, Annotator};
 pub use engine::cost::{virtual_duration, CostModel};
+pub use engine::mcts::{Budget, TreeSearch};
+pub use engine::objective::{explain, GameTally};
 pub use engine::position::Position;
 pub use engine::search::{Found, Limits, Searcher};
 
 // Matches played as they are refereed.
+pub use engine::seeded::Seeded;
 pub use play::arena::{play_match, OnIllegal, PlayOptions};
-pub use play::player::{
-    Clock, ComputerPlayer, GreedyPlayer, Player, RandomPlayer, DEFAULT_LEVEL, LEVEL_NODES,
+pub use play::computer::{
+    thinking_time, ComputerPlayer, Engine, DEFAULT_LEVEL, LEVEL_ITERATIONS, LEVEL_NODES,
 };
+pub use play::player::{Clock, GreedyPlayer, Player, RandomPlayer};
 pub use play::program::stop_every_program;
-pub use play::random::{random_match, random_params, random_start, Seeded};
+pub use play::random::{random_match, random_params, random_start};
 pub use play::spec::PlayerSpec;
 pub use play::starts::symmetric_start;
 pub use play::suite::practice_setup;

@@ -1,7 +1,8 @@
 //! The computer player's engine against the referee: its positions agree
 //! with the referee's states turn by turn, it plays exactly optimally on
-//! small fields (checked against an exhaustive search written here on the
-//! referee alone), and it is strong against the greedy and random players.
+//! small fields for the match (checked against an exhaustive search
+//! written here on the referee alone, its leaves decided by the referee's
+//! §9.2), and it is strong against the greedy and random players.
 
 use std::collections::HashMap;
 
@@ -9,10 +10,12 @@ use katazuke::{virtual_duration, Action, CostModel, Position};
 
 const TERRITORY: i64 = Position::TERRITORY;
 const OBJECT: i64 = Position::OBJECT;
+const MATCH_WON: i64 = Position::MATCH_WON;
 use katazuke::{
     play_match, practice_setup, random_start, read, Cell, Clock, ComputerPlayer, Field,
-    GameReferee, GameSetup, GameState, GreedyPlayer, Item, MatchResult, Params, PerTeam, Play,
-    PlayOptions, Player, Policy, RandomPlayer, Seeded, Step, Stock, Team, Turn, DEFAULT_LEVEL,
+    GameReferee, GameResult, GameSetup, GameState, GreedyPlayer, Item, MatchResult, Params,
+    PerTeam, Play, PlayOptions, Player, Policy, RandomPlayer, Seeded, Step, Stock, Team, Turn,
+    DEFAULT_LEVEL,
 };
 
 fn referee_of(params: &Params, game: &GameSetup) -> GameReferee {
@@ -208,18 +211,54 @@ fn every_turn(state: &GameState) -> Vec<Turn> {
 
 /// A game's result from A's side in the engine's units (§9.2's order:
 /// territory, objects, less time).
-fn result_value(state: &GameState) -> i64 {
-    let territory = i64::from(state.territory(Team::A)) - i64::from(state.territory(Team::B));
-    let objects = i64::from(state.cleared.a) - i64::from(state.cleared.b);
-    let time = state.time_used.b as i64 - state.time_used.a as i64;
+fn result_value(result: &GameResult) -> i64 {
+    let territory = i64::from(result.territory.a) - i64::from(result.territory.b);
+    let objects = i64::from(result.objects.a) - i64::from(result.objects.b);
+    let time = result.time_used.b as i64 - result.time_used.a as i64;
     territory * TERRITORY + objects * OBJECT + time
 }
 
+fn result_of(state: &GameState) -> GameResult {
+    let territory = PerTeam::from_fn(|team| state.territory(team));
+    GameResult {
+        territory,
+        objects: state.cleared,
+        time_used: state.time_used,
+        winner: match territory.a.cmp(&territory.b) {
+            std::cmp::Ordering::Greater => Some(Team::A),
+            std::cmp::Ordering::Less => Some(Team::B),
+            std::cmp::Ordering::Equal => None,
+        },
+    }
+}
+
+/// A finished game's worth: game 1's margin; or, after game 2, the match
+/// as the referee decides it (§9.2), won, tied or lost, then its margin
+/// (the engine's units: [`MATCH_WON`] and the margin a 64th).
+fn final_value(state: &GameState, game_one: Option<&GameResult>) -> i64 {
+    let game = result_of(state);
+    let Some(game_one) = game_one else {
+        return result_value(&game);
+    };
+    let decided = MatchResult::decide(&[*game_one, game], None);
+    let outcome = match decided.winner {
+        Some(Team::A) => 1,
+        Some(Team::B) => -1,
+        None => 0,
+    };
+    outcome * MATCH_WON + ((result_value(game_one) + result_value(&game)) >> 6)
+}
+
 /// The value of `state` under best play by both teams, by exhaustive
-/// search over [`every_turn`], remembered by the whole state.
-fn exhaustive(state: &GameState, memo: &mut HashMap<String, i64>) -> i64 {
+/// search over [`every_turn`], remembered by the whole state; for the
+/// match when `game_one` is game 1's result.
+fn exhaustive(
+    state: &GameState,
+    game_one: Option<&GameResult>,
+    memo: &mut HashMap<String, i64>,
+) -> i64 {
     if state.ended.is_some() {
-        return result_value(state);
+        return final_value(state, game_one);
     }
     let key = format!("{state:?}");
     if let Some(&value) = memo.get(&key) {
@@ -232,7 +271,7 @@ fn exhaustive(state: &GameState, memo: &mut HashMap<String, i64>) -> i64 {
         if referee.play(turn, None, None, &mut |_, _| {}).is_err() {
             continue;
         }
-        let value = exhaustive(referee.state(), memo);
+        let value = exhaustive(referee.state(), game_one, memo);
         best = if maximise {
             best.max(value)
         } else {
@@ -263,10 +302,11 @@ fn small_params(
 }
 
 #[test]
-fn on_small_fields_the_computer_player_is_exactly_optimal() {
+fn on_small_fields_the_computer_player_is_exactly_optimal_for_the_match() {
     let mut random = Seeded::new(7);
     let mut checked = 0;
-    for case in 0..24 {
+    let mut in_game_two = 0;
+    for case in 0..32 {
         let (rows, columns) = if case % 2 == 0 { (2, 3) } else { (3, 3) };
         let field: Vec<Vec<u32>> = (0..rows)
             .map(|_| (0..columns).map(|_| random.below(3) as u32).collect())
@@ -300,10 +340,40 @@ fn on_small_fields_the_computer_player_is_exactly_optimal() {
         if state.ended.is_some() {
             continue;
         }
+        // Every other position is game 2's, with a game 1 close enough
+        // that game 2 can decide the match either way.
+        let game_one = (case % 2 == 1).then(|| {
+            let mut game_one = result_of(&state);
+            game_one.territory = PerTeam {
+                a: random.below(3) as u32,
+                b: random.below(3) as u32,
+            };
+            game_one.objects = PerTeam {
+                a: random.below(4) as u32,
+                b: random.below(4) as u32,
+            };
+            game_one.time_used = PerTeam {
+                a: 1_000 * random.below(4),
+                b: 1_000 * random.below(4),
+            };
+            game_one.winner = match game_one.territory.a.cmp(&game_one.territory.b) {
+                std::cmp::Ordering::Greater => Some(Team::A),
+                std::cmp::Ordering::Less => Some(Team::B),
+                std::cmp::Ordering::Equal => None,
+            };
+            game_one
+        });
         let mut memo = HashMap::new();
-        let optimum = exhaustive(&state, &mut memo);
+        let optimum = exhaustive(&state, game_one.as_ref(), &mut memo);
         let mut player = ComputerPlayer::new(DEFAULT_LEVEL);
         let position = Position::of(&state, CostModel::Virtual);
+        let position = match game_one {
+            Some(game_one) => {
+                in_game_two += 1;
+                position.after_game_one(game_one)
+            }
+            None => position,
+        };
         let limits = player.budget(size.cells());
         let found = player.search(&position, limits).expect("a turn to play");
         assert!(
@@ -321,14 +391,15 @@ fn on_small_fields_the_computer_player_is_exactly_optimal() {
             .play(turn_of(&state, &found.action), None, None, &mut |_, _| {})
             .expect("the chosen turn is legal");
         assert_eq!(
-            exhaustive(after.state(), &mut memo),
+            exhaustive(after.state(), game_one.as_ref(), &mut memo),
             optimum,
             "case {case}: {:?}",
             found.action
         );
         checked += 1;
     }
-    assert!(checked >= 16, "only {checked} positions checked");
+    assert!(checked >= 20, "only {checked} positions checked");
+    assert!(in_game_two >= 10, "only {in_game_two} positions of game 2");
 }
 
 /// Plays `matches` seeded practice matches of the computer player at its

@@ -287,7 +287,7 @@ fn bad_players_and_parameters_are_one_line_with_status_2() {
     for (args, expected) in [
         (
             vec!["play", "--A", "builtin:9", "--B", "builtin"],
-            "--A: unknown built-in player \"builtin:9\": builtin, builtin:1 to builtin:6, builtin:greedy or builtin:random",
+            "--A: unknown built-in player \"builtin:9\": builtin, builtin:1 to builtin:6, builtin:mcts, builtin:mcts:1 to builtin:mcts:6, builtin:greedy or builtin:random",
         ),
         (vec!["play", "--A", "human", "--B", "human"], "at most one player may be human"),
         (

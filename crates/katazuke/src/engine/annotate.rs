@@ -7,11 +7,13 @@
 
 use super::action::{sign, Action};
 use super::cost::CostModel;
-use super::position::{Position, TERRITORY};
+use super::objective::{decode, explain, TERRITORY};
+use super::position::Position;
 use super::search::{Limits, Searcher};
 use crate::model::event::{Entry, Event};
 use crate::model::state::GameState;
 use crate::model::team::Team;
+use crate::rules::result::GameResult;
 
 /// A loss, in cells, that earns `?!`.
 pub const DUBIOUS: f64 = 0.3;
@@ -27,6 +29,9 @@ pub struct Judgement {
     pub agreed: bool,
     /// How much worse the played turn is, in cells (0 or more).
     pub loss: f64,
+    /// What the engine's turn means for the match
+    /// ([`super::objective::explain`]).
+    pub why: String,
 }
 
 impl Judgement {
@@ -43,43 +48,58 @@ impl Judgement {
 
     /// The words a caption shows.
     pub fn words(&self) -> String {
+        let why = &self.why;
         if self.agreed {
-            return format!("engine: {} (agrees)", self.best);
+            return format!("engine: {} (agrees; {why})", self.best);
         }
         if self.loss == 0.0 {
-            return format!("engine: {} (about as good)", self.best);
+            return format!("engine: {} (about as good; {why})", self.best);
         }
         let unit = if self.loss <= 1.0 { "cell" } else { "cells" };
         let mark = self.mark();
         let space = if mark.is_empty() { "" } else { " " };
         format!(
-            "engine: {} (played loses {:.1} {unit}{space}{mark})",
+            "engine: {} (played loses {:.1} {unit}{space}{mark}; {why})",
             self.best, self.loss
         )
     }
 }
 
 /// Judges the turn from `before` to `after` with searches of `nodes`
-/// positions under the virtual clock.
+/// positions under the virtual clock, for the match: in game 2 with
+/// `game_one`'s result carried.
 pub fn judge(
     searcher: &mut Searcher,
     before: &GameState,
     after: &GameState,
     nodes: u64,
+    game_one: Option<GameResult>,
 ) -> Option<Judgement> {
+    let of = |state: &GameState| {
+        let position = Position::of(state, CostModel::Virtual);
+        match game_one {
+            Some(game_one) if state.game == 2 => position.after_game_one(game_one),
+            _ => position,
+        }
+    };
     let limits = Limits {
         nodes,
         deadline: None,
         every_action: false,
     };
-    let position = Position::of(before, CostModel::Virtual);
+    let position = of(before);
     let found = searcher.best(&position, limits)?;
-    let next = Position::of(after, CostModel::Virtual);
+    let next = of(after);
     // The played turn's position searched as deep as the root searched
     // its own turns, so that both values see equally far.
     let played = searcher.value_at(&next, found.depth.saturating_sub(1), limits);
     let team = before.to_move;
-    let loss = (sign(team) * (found.value - played)).max(0) as f64 / TERRITORY as f64;
+    // A turn that gives up a won match is a mistake whatever the margins.
+    let (best_margin, best_outcome) = decode(found.value);
+    let (played_margin, played_outcome) = decode(played);
+    let gives_up = best_outcome == Some(sign(team)) && played_outcome != Some(sign(team));
+    let loss = (sign(team) * (best_margin - played_margin)).max(0) as f64 / TERRITORY as f64;
+    let loss = if gives_up { loss.max(MISTAKE) } else { loss };
     // Tenths of a cell, as the caption shows it and the marks judge it.
     let loss = (loss * 10.0).round() / 10.0;
     let mut best_after = position.clone();
@@ -89,6 +109,7 @@ pub fn judge(
         best: serialize(&found.action, &position),
         agreed,
         loss,
+        why: explain(&best_after, team, found.value),
     })
 }
 
@@ -127,6 +148,8 @@ pub struct Annotator {
     searcher: Searcher,
     state: Option<GameState>,
     before: Option<GameState>,
+    /// Game 1's result, once it ended: game 2 is judged for the match.
+    game_one: Option<GameResult>,
     nodes: u64,
     keep_comments: bool,
 }
@@ -139,6 +162,7 @@ impl Annotator {
             searcher: Searcher::new(),
             state: None,
             before: None,
+            game_one: None,
             nodes,
             keep_comments,
         }
@@ -154,6 +178,9 @@ impl Annotator {
                 return;
             }
             Event::TurnStart { .. } => self.before = self.state.clone(),
+            Event::GameEnd { .. } if entry.game == Some(1) => {
+                self.game_one = GameResult::of(&entry.event);
+            }
             _ => {}
         }
         let Some(now) = &mut self.state else {
@@ -164,7 +191,7 @@ impl Annotator {
             let Some(before) = self.before.take() else {
                 return;
             };
-            let judged = judge(&mut self.searcher, &before, now, self.nodes);
+            let judged = judge(&mut self.searcher, &before, now, self.nodes, self.game_one);
             if let Some(judgement) = judged {
                 let own = comment.take().filter(|_| self.keep_comments);
                 *comment = Some(match own {

@@ -7,5 +7,8 @@ pub mod action;
 pub mod annotate;
 pub mod cost;
 pub mod legal;
+pub mod mcts;
+pub mod objective;
 pub mod position;
 pub mod search;
+pub mod seeded;

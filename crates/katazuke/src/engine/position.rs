@@ -11,6 +11,7 @@ use crate::model::event::End;
 use crate::model::field::{Cell, Size};
 use crate::model::state::GameState;
 use crate::model::team::{PerTeam, Team};
+use crate::rules::result::{GameResult, MatchResult};
 
 /// The most cells a field has (16 × 16, §1.2).
 pub const MAX_CELLS: usize = 256;
@@ -18,11 +19,7 @@ pub const MAX_CELLS: usize = 256;
 /// No cell: a team without a current territory.
 const NO_CELL: u16 = u16::MAX;
 
-/// One territory difference, in the units of [`Position::value`]: it
-/// outweighs any difference of objects and time (§9.2's order).
-pub const TERRITORY: i64 = 1 << 44;
-/// One object cleared.
-pub const OBJECT: i64 = 1 << 23;
+use super::objective::{self, OBJECT, TERRITORY};
 
 /// A position: whose turn, every cell, both teams' containers, stocks and
 /// clocks.
@@ -47,6 +44,11 @@ pub struct Position {
     to_move: Team,
     ended: Option<End>,
     key: u64,
+    /// In game 2, game 1's result: the match's standing that every
+    /// position of game 2 carries (§9.2 adds the games up).
+    game_one: Option<GameResult>,
+    /// Game 1's value from A's side (0 in game 1).
+    carried: i64,
 }
 
 /// A 64-bit mix (splitmix64's finaliser): the Zobrist number of one fact.
@@ -69,6 +71,7 @@ enum Fact {
     GameLeft,
     Out,
     ToMove,
+    Cleared,
 }
 
 fn zobrist(fact: Fact, at: usize, value: u64) -> u64 {
@@ -97,6 +100,9 @@ impl Position {
     pub const TERRITORY: i64 = TERRITORY;
     /// One object cleared, in the units of [`Position::value`].
     pub const OBJECT: i64 = OBJECT;
+    /// A match won, in a search's values: more than any margin of a game
+    /// not yet over (a finished game 2 is worth the match it decides).
+    pub const MATCH_WON: i64 = objective::MATCH_WON;
 
     /// The referee's state as a position, turns priced by `costs`.
     pub fn of(state: &GameState, costs: CostModel) -> Position {
@@ -120,6 +126,8 @@ impl Position {
             to_move: state.to_move,
             ended: state.ended.or_else(|| state.end_reason()),
             key: 0,
+            game_one: None,
+            carried: 0,
         };
         for (index, cell) in size.all().enumerate() {
             position.counts[index] = state.count(cell) as u16;
@@ -146,14 +154,61 @@ impl Position {
             key ^= zobrist(Fact::Stock, t, u64::from(self.stock[t]));
             key ^= zobrist(Fact::TeamLeft, t, self.team_left[t]);
             key ^= zobrist(Fact::Out, t, u64::from(self.out[t]));
+            key ^= zobrist(Fact::Cleared, t, u64::from(self.cleared[t]));
         }
         key ^= zobrist(Fact::GameLeft, 0, self.game_left);
         key ^ zobrist(Fact::ToMove, 0, self.to_move.index() as u64)
     }
 
-    /// The Zobrist key of everything that decides the rest of the game:
-    /// counts, owners, currents, loads, stocks, clocks, who moves. (What was
-    /// cleared so far only adds to the result, so it is left out.)
+    /// The same position of game 2, game 1 having ended with `game_one`:
+    /// its values become the match's (§9.2), the two games added up.
+    pub fn after_game_one(mut self, game_one: GameResult) -> Position {
+        self.carried = objective::value_of(&game_one);
+        self.game_one = Some(game_one);
+        self
+    }
+
+    /// Game 1's result, in a position of game 2 that knows it.
+    pub fn game_one(&self) -> Option<&GameResult> {
+        self.game_one.as_ref()
+    }
+
+    /// This game's result so far (at the end, its result).
+    pub fn game_result(&self) -> GameResult {
+        let territory = PerTeam {
+            a: self.territory[0],
+            b: self.territory[1],
+        };
+        GameResult {
+            territory,
+            objects: PerTeam {
+                a: self.cleared[0],
+                b: self.cleared[1],
+            },
+            time_used: PerTeam {
+                a: self.time_used[0],
+                b: self.time_used[1],
+            },
+            winner: match territory.a.cmp(&territory.b) {
+                std::cmp::Ordering::Greater => Some(Team::A),
+                std::cmp::Ordering::Less => Some(Team::B),
+                std::cmp::Ordering::Equal => None,
+            },
+        }
+    }
+
+    /// The match's result, in game 2 once it has ended and when game 1's
+    /// result is known: the referee's decision (§9.2).
+    pub fn match_result(&self) -> Option<MatchResult> {
+        let game_one = self.game_one?;
+        self.is_terminal()
+            .then(|| MatchResult::decide(&[game_one, self.game_result()], None))
+    }
+
+    /// The Zobrist key of everything that decides the rest of the game and
+    /// its worth to the match: counts, owners, currents, loads, stocks,
+    /// clocks (and so the time used), who moves, and the objects cleared
+    /// (which decide the match when the territory is level, §9.2).
     pub fn key(&self) -> u64 {
         self.key
     }
@@ -267,21 +322,29 @@ impl Position {
         self.ended
     }
 
-    /// The game's result from A's side, in one number ordered as §9.2 and
-    /// §15.2 order a game: the territory difference, then the objects
-    /// cleared, then the time used (less is better). Meaningful as a result
-    /// at the end; before it, the standing so far.
+    /// The match's standing from A's side, in one number ordered as §9.2
+    /// orders a match: the territory difference, then the objects cleared,
+    /// then the time used (less is better), over game 1 (when the position
+    /// carries it) and this game so far. Its sign at the end of game 2 is
+    /// the match's winner (§9.3: two game wins mean the larger territory
+    /// total); in game 1
+    /// it is game 1's part of the totals.
     pub fn value(&self) -> i64 {
         let territory = i64::from(self.territory[0]) - i64::from(self.territory[1]);
         territory * TERRITORY + self.accumulated()
     }
 
+    /// This game's part of [`Position::value`], game 1 left out.
+    pub fn game_value(&self) -> i64 {
+        self.value() - self.carried
+    }
+
     /// The part of [`Position::value`] that only grows with the game
-    /// (objects and time), which a key leaves out.
+    /// (objects, time, and what game 1 carries), which a key leaves out.
     pub fn accumulated(&self) -> i64 {
         let objects = i64::from(self.cleared[0]) - i64::from(self.cleared[1]);
         let time = self.time_used[1] as i64 - self.time_used[0] as i64;
-        objects * OBJECT + time
+        objects * OBJECT + time + self.carried
     }
 
     /// Each team's return (OpenSpiel's `returns`): [`Position::value`] for
@@ -346,6 +409,8 @@ impl Position {
                         }
                         taken += n;
                     }
+                    self.key ^= zobrist(Fact::Cleared, t, u64::from(self.cleared[t]))
+                        ^ zobrist(Fact::Cleared, t, u64::from(self.cleared[t] + taken));
                     self.cleared[t] += taken;
                     self.set_load(t, self.load[t] + taken);
                 }

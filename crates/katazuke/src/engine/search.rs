@@ -9,7 +9,8 @@
 use std::time::Instant;
 
 use super::action::{sign, Action, Kind};
-use super::position::{Position, OBJECT, TERRITORY};
+use super::objective::{final_value, in_cells, OBJECT, TERRITORY};
+use super::position::Position;
 use crate::model::team::Team;
 
 /// How far one search may go.
@@ -26,7 +27,7 @@ pub struct Limits {
 }
 
 /// What a search found.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Found {
     /// The best turn for the team to move.
     pub action: Action,
@@ -42,13 +43,16 @@ pub struct Found {
     /// ([`Position::every_action`]): the value is then the game's exact
     /// result under best play.
     pub exact: bool,
+    /// A's chance of winning the match, as the tree search estimates it
+    /// (none from the alpha–beta search, whose value is a margin).
+    pub chance: Option<f64>,
 }
 
 impl Found {
     /// The value as `team`'s score, in cells of territory (objects and time
     /// as fractions of a cell), as `katazuke suggest` tells it.
     pub fn score_in_cells(&self, team: Team) -> f64 {
-        (sign(team) * self.value) as f64 / TERRITORY as f64
+        sign(team) as f64 * in_cells(self.value)
     }
 }
 
@@ -134,6 +138,7 @@ impl Searcher {
             nodes: 0,
             solved: false,
             exact: false,
+            chance: None,
         };
         for depth in 1.. {
             let Some((action, value, solved)) = self.root(position, &actions, depth) else {
@@ -146,6 +151,7 @@ impl Searcher {
                 nodes: self.nodes,
                 solved,
                 exact: solved && !self.pruned,
+                chance: None,
             };
             if solved || self.nodes >= self.limits.nodes {
                 break;
@@ -243,7 +249,7 @@ impl Searcher {
     ) -> (i64, bool) {
         self.nodes += 1;
         if position.is_terminal() {
-            return (position.value(), true);
+            return (final_value(position), true);
         }
         if self.nodes >= self.limits.nodes
             || (self.nodes.is_multiple_of(1024)
@@ -349,7 +355,7 @@ fn slot(key: u64) -> usize {
 
 /// Puts the likeliest good turns first: claims, then cancels, then the
 /// objects they take; moves, then passes; the timeout last.
-fn order(position: &Position, actions: &mut [Action]) {
+pub fn order(position: &Position, actions: &mut [Action]) {
     let score = |action: &Action| -> i64 {
         let cells = action.cells().iter().zip(action.counts());
         match action.kind {

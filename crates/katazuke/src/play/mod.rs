@@ -4,6 +4,7 @@
 //! seeded practice matches, and random legal matches.
 
 pub mod arena;
+pub mod computer;
 pub mod elo;
 pub mod player;
 mod process_group;

@@ -2,14 +2,13 @@
 //! each `go` with a turn. The built-in players live here; an external
 //! program is [`super::program::Program`].
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use super::protocol::{read_answer, Message};
-use super::random::Seeded;
 use crate::engine::action::{Action, EmptyAt};
 use crate::engine::cost::CostModel;
 use crate::engine::position::Position;
-use crate::engine::search::{Found, Limits, Searcher};
+use crate::engine::seeded::Seeded;
 use crate::model::state::GameState;
 use crate::model::turn::Step;
 use crate::rules::legality::check_steps;
@@ -96,7 +95,8 @@ impl RandomPlayer {
     }
 }
 
-fn costs(clock: Clock) -> CostModel {
+/// How a searcher prices turns under `clock`.
+pub fn costs(clock: Clock) -> CostModel {
     match clock {
         Clock::Virtual => CostModel::Virtual,
         // What a quick program's turn takes under the wall clock.
@@ -212,97 +212,6 @@ impl Player for GreedyPlayer {
     fn answer(&mut self, go: &Go<'_>) -> Answer {
         let position = Position::of(go.state, costs(go.clock));
         answer_of(&greedy_action(&position), go.state)
-    }
-}
-
-/// The computer player's levels: positions searched per turn.
-pub const LEVEL_NODES: [u64; 6] = [1_000, 5_000, 20_000, 60_000, 200_000, 800_000];
-
-/// The level `builtin` plays at.
-pub const DEFAULT_LEVEL: u8 = 3;
-
-/// On fields of this many cells or fewer (3 × 3) the computer player
-/// searches every distinct turn, to the end of the game when that fits in
-/// [`EXACT_NODES`] positions.
-pub const EXACT_CELLS: usize = 9;
-/// The positions a turn on a small field may search: about a quarter of a
-/// second, well inside the default thinking bound, so that the position
-/// budget, not the clock, ends the search and the play is reproducible.
-pub const EXACT_NODES: u64 = 500_000;
-
-/// `builtin` and `builtin:LEVEL`: the search of §15.2 (alpha–beta, iterative
-/// deepening, a transposition table), from level 1 to 6.
-pub struct ComputerPlayer {
-    level: u8,
-    searcher: Searcher,
-}
-
-impl ComputerPlayer {
-    /// A computer player at `level` (1 to 6).
-    pub fn new(level: u8) -> ComputerPlayer {
-        ComputerPlayer {
-            level: level.clamp(1, LEVEL_NODES.len() as u8),
-            searcher: Searcher::new(),
-        }
-    }
-
-    /// Its budget in a position of `cells` cells, with no clock: positions
-    /// by level, and every distinct turn on small fields.
-    pub fn budget(&self, cells: usize) -> Limits {
-        let nodes = LEVEL_NODES[usize::from(self.level) - 1];
-        let exact = cells <= EXACT_CELLS;
-        Limits {
-            nodes: if exact { nodes.max(EXACT_NODES) } else { nodes },
-            deadline: None,
-            every_action: exact,
-        }
-    }
-
-    /// Its budget given `limit` to think under `clock`, with `left_ms` on
-    /// its clock.
-    pub fn limits(&self, cells: usize, clock: Clock, limit: Duration, left_ms: u64) -> Limits {
-        // Under the wall clock, thinking is the turn's duration: a small
-        // share of what is left. Under the virtual one it costs nothing
-        // but may not reach the thinking bound.
-        let think = match clock {
-            Clock::Wall => limit.min(Duration::from_millis(left_ms / 40)),
-            Clock::Virtual => limit.mul_f64(0.8),
-        };
-        Limits {
-            deadline: Some(Instant::now() + think),
-            ..self.budget(cells)
-        }
-    }
-
-    /// What its search finds in `position` (none once the game ended).
-    pub fn search(&mut self, position: &Position, limits: Limits) -> Option<Found> {
-        self.searcher.best(position, limits)
-    }
-}
-
-impl Player for ComputerPlayer {
-    fn label(&self) -> String {
-        format!("builtin:{}", self.level)
-    }
-
-    fn tell(&mut self, message: &Message<'_>) {
-        if let Message::Game { .. } = message {
-            self.searcher.clear();
-        }
-    }
-
-    fn answer(&mut self, go: &Go<'_>) -> Answer {
-        let position = Position::of(go.state, costs(go.clock));
-        let limits = self.limits(
-            go.state.size().cells(),
-            go.clock,
-            go.limit,
-            position.time_left(),
-        );
-        let action = self
-            .search(&position, limits)
-            .map_or(Action::pass(EmptyAt::None), |found| found.action);
-        answer_of(&action, go.state)
     }
 }
 

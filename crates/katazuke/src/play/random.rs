@@ -3,6 +3,7 @@
 //! chosen at random (clear, place, move, pass, sometimes with an emptying)
 //! and a random duration; now and then a turn overruns or times out.
 
+use crate::engine::seeded::Seeded;
 use crate::log::record::{GameRecord, MatchRecord};
 use crate::model::field::{Cell, Field, FieldError, Size};
 use crate::model::params::{Params, Stock};
@@ -10,36 +11,6 @@ use crate::model::state::GameState;
 use crate::model::team::{PerTeam, Team};
 use crate::model::turn::{Item, Play, Step, Turn};
 use crate::rules::game::{GameReferee, Policy};
-
-/// A xorshift64 sequence: small, seeded, the same everywhere.
-#[derive(Clone, Debug)]
-pub struct Seeded(u64);
-
-impl Seeded {
-    /// The sequence of `seed` (0 is moved off, as xorshift never leaves
-    /// it).
-    pub fn new(seed: u64) -> Seeded {
-        Seeded(seed.max(1))
-    }
-
-    /// The next number.
-    pub fn next_number(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    /// A number below `n` (which must not be 0).
-    pub fn below(&mut self, n: u64) -> u64 {
-        self.next_number() % n
-    }
-
-    /// True `percent` times in a hundred.
-    pub fn chance(&mut self, percent: u64) -> bool {
-        self.below(100) < percent
-    }
-}
 
 /// Three distinct cells of a field of `size` (which has at least three):
 /// the first team's, then the second team's two.

@@ -4,9 +4,8 @@
 
 use std::fmt;
 
-use super::player::{
-    ComputerPlayer, GreedyPlayer, HumanPlayer, Player, RandomPlayer, DEFAULT_LEVEL, LEVEL_NODES,
-};
+use super::computer::{ComputerPlayer, Engine, DEFAULT_LEVEL, LEVEL_NODES};
+use super::player::{GreedyPlayer, HumanPlayer, Player, RandomPlayer};
 use super::program::Program;
 
 /// Who plays a team.
@@ -16,8 +15,8 @@ pub enum PlayerSpec {
     Random,
     /// `builtin:greedy`.
     Greedy,
-    /// `builtin` or `builtin:LEVEL`.
-    Computer(u8),
+    /// `builtin`, `builtin:LEVEL`, `builtin:mcts` or `builtin:mcts:LEVEL`.
+    Computer(Engine, u8),
     /// `human`.
     Human,
     /// A command line.
@@ -30,20 +29,29 @@ impl PlayerSpec {
         let text = text.trim();
         let levels = LEVEL_NODES.len();
         Ok(match text {
-            "" => return Err("a player is a program's command line, builtin, builtin:LEVEL, builtin:greedy, builtin:random or human; found nothing".into()),
-            "builtin" => PlayerSpec::Computer(DEFAULT_LEVEL),
+            "" => return Err("a player is a program's command line, builtin, builtin:LEVEL, builtin:mcts, builtin:mcts:LEVEL, builtin:greedy, builtin:random or human; found nothing".into()),
+            "builtin" => PlayerSpec::Computer(Engine::AlphaBeta, DEFAULT_LEVEL),
+            "builtin:mcts" => PlayerSpec::Computer(Engine::TreeSearch, DEFAULT_LEVEL),
             "builtin:random" => PlayerSpec::Random,
             "builtin:greedy" => PlayerSpec::Greedy,
             "human" => PlayerSpec::Human,
             _ => match text.strip_prefix("builtin:") {
-                Some(level) => match level.parse::<u8>() {
-                    Ok(level) if (1..=levels as u8).contains(&level) => PlayerSpec::Computer(level),
-                    _ => {
-                        return Err(format!(
-                            "unknown built-in player {text:?}: builtin, builtin:1 to builtin:{levels}, builtin:greedy or builtin:random"
-                        ))
+                Some(level) => {
+                    let (engine, level) = match level.strip_prefix("mcts:") {
+                        Some(level) => (Engine::TreeSearch, level),
+                        None => (Engine::AlphaBeta, level),
+                    };
+                    match level.parse::<u8>() {
+                        Ok(level) if (1..=levels as u8).contains(&level) => {
+                            PlayerSpec::Computer(engine, level)
+                        }
+                        _ => {
+                            return Err(format!(
+                                "unknown built-in player {text:?}: builtin, builtin:1 to builtin:{levels}, builtin:mcts, builtin:mcts:1 to builtin:mcts:{levels}, builtin:greedy or builtin:random"
+                            ))
+                        }
                     }
-                },
+                }
                 None => PlayerSpec::Program(text.to_string()),
             },
         })
@@ -54,7 +62,9 @@ impl PlayerSpec {
         match self {
             PlayerSpec::Random => Box::new(RandomPlayer::new(seed)),
             PlayerSpec::Greedy => Box::new(GreedyPlayer),
-            PlayerSpec::Computer(level) => Box::new(ComputerPlayer::new(*level)),
+            PlayerSpec::Computer(engine, level) => {
+                Box::new(ComputerPlayer::with_engine(*engine, *level))
+            }
             PlayerSpec::Human => Box::new(HumanPlayer),
             PlayerSpec::Program(command) => Box::new(Program::new(command)),
         }
@@ -72,7 +82,8 @@ impl fmt::Display for PlayerSpec {
         match self {
             PlayerSpec::Random => f.write_str("builtin:random"),
             PlayerSpec::Greedy => f.write_str("builtin:greedy"),
-            PlayerSpec::Computer(level) => write!(f, "builtin:{level}"),
+            PlayerSpec::Computer(Engine::AlphaBeta, level) => write!(f, "builtin:{level}"),
+            PlayerSpec::Computer(Engine::TreeSearch, level) => write!(f, "builtin:mcts:{level}"),
             PlayerSpec::Human => f.write_str("human"),
             PlayerSpec::Program(command) => f.write_str(command),
         }
@@ -87,9 +98,21 @@ mod tests {
     fn names_are_read_and_written_back() {
         assert_eq!(
             PlayerSpec::parse("builtin"),
-            Ok(PlayerSpec::Computer(DEFAULT_LEVEL))
+            Ok(PlayerSpec::Computer(Engine::AlphaBeta, DEFAULT_LEVEL))
         );
-        assert_eq!(PlayerSpec::parse("builtin:5"), Ok(PlayerSpec::Computer(5)));
+        assert_eq!(
+            PlayerSpec::parse("builtin:5"),
+            Ok(PlayerSpec::Computer(Engine::AlphaBeta, 5))
+        );
+        assert_eq!(
+            PlayerSpec::parse("builtin:mcts"),
+            Ok(PlayerSpec::Computer(Engine::TreeSearch, DEFAULT_LEVEL))
+        );
+        assert_eq!(
+            PlayerSpec::parse("builtin:mcts:6"),
+            Ok(PlayerSpec::Computer(Engine::TreeSearch, 6))
+        );
+        assert!(PlayerSpec::parse("builtin:mcts:7").is_err());
         assert_eq!(PlayerSpec::parse("builtin:greedy"), Ok(PlayerSpec::Greedy));
         assert_eq!(
             PlayerSpec::parse(" python3 bot.py --fast "),
@@ -99,7 +122,13 @@ mod tests {
         assert!(error.contains("builtin:1 to builtin:6"), "{error}");
         assert!(PlayerSpec::parse("builtin:grredy").is_err());
         assert!(PlayerSpec::parse("").is_err());
-        for name in ["builtin:3", "builtin:random", "human", "./bot"] {
+        for name in [
+            "builtin:3",
+            "builtin:mcts:2",
+            "builtin:random",
+            "human",
+            "./bot",
+        ] {
             assert_eq!(
                 PlayerSpec::parse(name).map(|spec| spec.to_string()),
                 Ok(name.into())

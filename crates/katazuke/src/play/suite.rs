@@ -4,7 +4,8 @@
 //! cells used in both games with the roles swapped. The same seed gives
 //! the same match on every machine.
 
-use super::random::{random_start, Seeded};
+use super::random::random_start;
+use crate::engine::seeded::Seeded;
 use crate::model::field::Field;
 use crate::model::params::{Params, Stock, DEFAULT_GAME_TIME, DEFAULT_TEAM_TIME};
 use crate::model::setup::{GameSetup, MatchSetup};

@@ -101,12 +101,18 @@ Examples:
   katazuke suggest match.ktz                  # where the log stops
   katazuke suggest match.ktz --at 1:9         # after game 1, turn 9 (1:0 is the start)
   katazuke suggest match.ktz --at 2:4 --level 5 --json
+  katazuke suggest match.ktz --at 2:4 --mcts  # the tree search's turn
 
-The search is alpha-beta with iterative deepening and a transposition
-table, under the virtual clock of §15.1; the score is the expected
-territory difference for the team to move, in cells (objects and time break
-ties, §9.2). On fields of 3x3 or smaller it searches every distinct turn,
-to the end of the game when that fits in 500,000 positions, and then says
+The engine plays for the match, not the game (§9.2): in game 2 its values
+carry game 1's result, and the second line says what the turn means for
+the match (\"ends the game: wins the match on criterion 2\"). The search
+is alpha-beta with iterative deepening and a transposition table, under
+the virtual clock of §15.1 (or, with --mcts, a Monte-Carlo tree search
+that also gives the chance to win the match); the score is the expected
+territory difference for the team to move, in cells, over the match so
+far (objects and time break ties, §9.2). On fields of 3x3 or smaller it
+searches every distinct turn, to the end of the game when that fits in
+500,000 positions, and then says
 `exact`; elsewhere `searched to the end of the game over the pruned turns`
 means every line ended, among the turns the pruning keeps.")]
     Suggest(SuggestArgs),
@@ -135,8 +141,10 @@ Examples:
   katazuke play --A ./my-bot --B human --params examples/katazuke/practice.ktz
 
 Players: a program's command line (run by sh), builtin (the computer
-player, level 3), builtin:1 to builtin:6, builtin:greedy, builtin:random,
-or human. A program reads the protocol on standard input and answers each
+player, alpha-beta, level 3), builtin:1 to builtin:6, builtin:mcts (its
+Monte-Carlo tree search, level 3) and builtin:mcts:1 to builtin:mcts:6,
+builtin:greedy, builtin:random, or human. The computer player plays for
+the match: in game 2 it counts game 1's result (§9.2). A program reads the protocol on standard input and answers each
 `go` with one line of steps (docs/manual-katazuke.md, 'Playing programs'). Under
 --clock wall a turn lasts from `go` to the answer and a program that
 overruns its clock is stopped (timeout); under --clock virtual a turn lasts
@@ -309,8 +317,8 @@ pub struct PlayingArgs {
 
 #[derive(Args, Debug)]
 pub struct PlayArgs {
-    /// Team A's player: a command line, builtin or builtin:LEVEL, builtin:greedy,
-    /// builtin:random or human.
+    /// Team A's player: a command line, builtin or builtin:LEVEL, builtin:mcts
+    /// or builtin:mcts:LEVEL, builtin:greedy, builtin:random or human.
     #[arg(long = "A", value_name = "PLAYER")]
     pub a: String,
     /// Team B's player.
@@ -346,6 +354,10 @@ pub struct SuggestArgs {
     /// a level).
     #[arg(long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u8).range(1..=6))]
     pub level: u8,
+    /// Search with the Monte-Carlo tree search (builtin:mcts) instead of
+    /// alpha-beta; on fields of 3x3 or smaller both search exhaustively.
+    #[arg(long)]
+    pub mcts: bool,
     /// Print one JSON object instead.
     #[arg(long)]
     pub json: bool,
@@ -354,7 +366,7 @@ pub struct SuggestArgs {
 #[derive(Args, Debug)]
 pub struct TournamentArgs {
     /// The players (at least two): command lines, builtin or builtin:LEVEL,
-    /// builtin:greedy, builtin:random.
+    /// builtin:mcts or builtin:mcts:LEVEL, builtin:greedy, builtin:random.
     #[arg(value_name = "PLAYER", num_args = 2.., required = true)]
     pub players: Vec<String>,
     /// The first player plays each of the others, instead of every pair.

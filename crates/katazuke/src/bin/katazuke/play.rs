@@ -10,11 +10,11 @@ use edge::{
     Ending,
 };
 use katazuke::{
-    play_match, practice_setup, random_start, read, read_setup, symmetric_start, write_replay,
-    Clock, ComputerPlayer, CostModel, FrameFold, FrameKind, GameSetup, MatchOutcome, MatchRecord,
-    MatchResult, MatchSetup, OnIllegal, PerTeam, PlayOptions, PlayerSpec, Policy, Position,
-    ReplayOptions, Seeded, Setup, Team, Tournament, TournamentError, TournamentKind, CRITERIA,
-    TEMPORARY_PREFIX,
+    explain, play_match, practice_setup, random_start, read, read_setup, symmetric_start,
+    write_replay, Clock, ComputerPlayer, CostModel, Engine, FrameFold, FrameKind, GameSetup,
+    MatchOutcome, MatchRecord, MatchResult, MatchSetup, OnIllegal, PerTeam, PlayOptions,
+    PlayerSpec, Policy, Position, ReplayOptions, Seeded, Setup, Team, Tournament, TournamentError,
+    TournamentKind, CRITERIA, TEMPORARY_PREFIX,
 };
 
 use crate::args::{
@@ -370,10 +370,16 @@ pub fn suggest(args: &SuggestArgs) -> Ending {
     // log is read: nothing else of the match is kept.
     let mut frames = FrameFold::default();
     let mut state = None;
+    // Game 1's result, which game 2's positions carry: the engine plays
+    // for the match.
+    let mut game_one = None;
     let tally = referee_unfinished(&source, Policy::Strict, |record| {
         let Some(frame) = frames.push(record.clone()) else {
             return;
         };
+        if let (FrameKind::End(_, result), 1) = (&frame.kind, frame.state.game) {
+            game_one = Some(*result);
+        }
         let playable = matches!(frame.kind, FrameKind::Start | FrameKind::Turn(_));
         let asked =
             wanted.is_none_or(|(game, turn)| frame.state.game == game && frame.state.turns == turn);
@@ -391,20 +397,31 @@ pub fn suggest(args: &SuggestArgs) -> Ending {
         });
     };
     let position = Position::of(&state, CostModel::Virtual);
+    let position = match game_one {
+        Some(game_one) if state.game == 2 => position.after_game_one(game_one),
+        _ => position,
+    };
     if let Some(end) = position.ended() {
         return Ending::Invalid(format!(
             "{}: game {} has ended after turn {} ({end}): nothing to suggest",
             source.label, state.game, state.turns
         ));
     }
-    let mut player = ComputerPlayer::new(args.level);
-    let limits = player.budget(state.size().cells());
-    let Some(found) = player.search(&position, limits) else {
+    let engine = if args.mcts {
+        Engine::TreeSearch
+    } else {
+        Engine::AlphaBeta
+    };
+    let mut player = ComputerPlayer::with_engine(engine, args.level);
+    let Some(found) = player.think(&position, None) else {
         return Ending::Invalid("no turn to suggest".into());
     };
     let team = state.to_move;
     let action = found.action.serialize(state.size());
     let score = found.score_in_cells(team);
+    let mut after = position.clone();
+    after.apply(&found.action);
+    let why = explain(&after, team, found.value);
     let text = if args.json {
         let object = serde_json::json!({
             "game": state.game,
@@ -416,21 +433,33 @@ pub fn suggest(args: &SuggestArgs) -> Ending {
             "nodes": found.nodes,
             "solved": found.solved,
             "exact": found.exact,
+            "chance": found.chance.map(|chance| if team == Team::A { chance } else { 1.0 - chance }),
+            "why": why,
         });
         format!("{object}\n")
     } else {
-        let how = if found.exact {
-            "exact: every distinct turn searched to the end of the game".to_string()
+        let nodes = found.nodes;
+        let how = if let Some(chance) = found.chance {
+            let chance = if team == Team::A {
+                chance
+            } else {
+                1.0 - chance
+            };
+            format!(
+                "tree search: {:.0} % to win the match, {nodes} iterations",
+                100.0 * chance
+            )
+        } else if found.exact {
+            format!("exact: every distinct turn searched to the end of the game, {nodes} positions")
         } else if found.solved {
-            "searched to the end of the game over the pruned turns".to_string()
+            format!("searched to the end of the game over the pruned turns, {nodes} positions")
         } else {
-            format!("searched {} turns deep", found.depth)
+            format!("searched {} turns deep, {nodes} positions", found.depth)
         };
         format!(
-            "game {}, turn {}: {team} {action}\n  score {score:+.2} cells for {team} ({how}, {} positions)\n",
+            "game {}, turn {}: {team} {action}\n  {why}\n  score {score:+.2} cells for {team} ({how})\n",
             state.game,
             state.turns + 1,
-            found.nodes
         )
     };
     match print_out(&text) {

@@ -1,0 +1,123 @@
+//! The computer player plays the match, not the game (KATAZUKE.md §9.2):
+//! in game 2 it carries game 1's result, ends the game with `timeout` only
+//! when that wins the match, and says so.
+//!
+//! The record is a match the player lost before it played for the match:
+//! at game 2, turn 26, `builtin:6` led game 2 9–8 but trailed the match
+//! 16–17, and answered `timeout`, which ended game 2 and lost the match on
+//! criterion 2.
+
+use katazuke::{
+    explain, read, Action, ComputerPlayer, CostModel, Event, GameResult, GameState, PerTeam,
+    Policy, Position, Team,
+};
+
+mod common;
+use common::katazuke;
+
+const RECORD: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/matches/leads-the-game-trails-the-match.ktz"
+);
+
+/// The position before game 2's turn 26 and game 1's result.
+fn before_the_timeout() -> (GameState, GameResult) {
+    let text = std::fs::read(RECORD).expect("the record");
+    let mut state: Option<GameState> = None;
+    let mut before = None;
+    let mut game_one = None;
+    read(&text, Policy::Strict, |entry| {
+        match &entry.event {
+            Event::GameStart(start) => {
+                state = Some(GameState::after_start(entry.game.unwrap_or(1), start));
+            }
+            Event::TurnStart { .. } if entry.game == Some(2) && entry.turn == 26 => {
+                before = state.clone();
+            }
+            event @ Event::GameEnd { .. } if entry.game == Some(1) => {
+                game_one = GameResult::of(event);
+            }
+            _ => {}
+        }
+        if let Some(state) = &mut state {
+            state.apply(&entry.event);
+        }
+    });
+    (
+        before.expect("game 2 has a turn 26"),
+        game_one.expect("game 1 ended"),
+    )
+}
+
+#[test]
+fn the_record_is_the_case_of_the_issue() {
+    let (state, game_one) = before_the_timeout();
+    assert_eq!(state.to_move, Team::A);
+    assert_eq!((state.territory(Team::A), state.territory(Team::B)), (9, 8));
+    assert_eq!(game_one.territory, PerTeam { a: 7, b: 9 });
+}
+
+#[test]
+fn trailing_the_match_it_plays_on_instead_of_ending_the_game() {
+    let (state, game_one) = before_the_timeout();
+    let position = Position::of(&state, CostModel::Virtual).after_game_one(game_one);
+    for level in 1..=3 {
+        let found = ComputerPlayer::new(level)
+            .think(&position, None)
+            .expect("a turn");
+        assert_ne!(found.action, Action::TIMEOUT, "level {level}");
+        // Without the match, the same search ends the game it leads.
+        let game_only = Position::of(&state, CostModel::Virtual);
+        let found = ComputerPlayer::new(level)
+            .think(&game_only, None)
+            .expect("a turn");
+        assert_eq!(found.action, Action::TIMEOUT, "level {level}, game only");
+    }
+}
+
+#[test]
+fn leading_the_match_it_ends_the_game_and_says_why() {
+    let (state, mut game_one) = before_the_timeout();
+    // Game 1 the other way round: A now leads the match as well.
+    game_one.territory = PerTeam { a: 9, b: 7 };
+    game_one.winner = Some(Team::A);
+    let position = Position::of(&state, CostModel::Virtual).after_game_one(game_one);
+    let found = ComputerPlayer::new(3)
+        .think(&position, None)
+        .expect("a turn");
+    assert_eq!(found.action, Action::TIMEOUT);
+    let mut after = position.clone();
+    after.apply(&found.action);
+    assert_eq!(
+        explain(&after, Team::A, found.value),
+        "ends the game: wins the match on criterion 1 (two game wins)"
+    );
+}
+
+#[test]
+fn suggest_explains_its_turn_in_match_terms() {
+    let run = katazuke(&["suggest", RECORD, "--at", "2:25", "--level", "3"], "");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert!(
+        lines[0].starts_with("game 2, turn 26: A "),
+        "{}",
+        run.stdout
+    );
+    assert!(!lines[0].ends_with("timeout"), "{}", run.stdout);
+    assert!(
+        lines[1].starts_with("  the match: expects to "),
+        "{}",
+        run.stdout
+    );
+    // In game 1 the same words speak of game 1.
+    let run = katazuke(&["suggest", RECORD, "--at", "1:4"], "");
+    assert!(
+        run.stdout
+            .lines()
+            .nth(1)
+            .is_some_and(|line| line.starts_with("  game 1: expects to end ")),
+        "{}",
+        run.stdout
+    );
+}
