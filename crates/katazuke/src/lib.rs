@@ -74,8 +74,8 @@ pub use formats::report::{report_text, CheckJson, Results};
 pub use engine::action::Action;
 pub use engine::annotate::{annotate, Annotator};
 pub use engine::cost::{virtual_duration, CostModel};
+pub use engine::explain::explain;
 pub use engine::mcts::{Budget, TreeSearch};
-pub use engine::objective::{explain, GameTally};
 pub use engine::position::Position;
 pub use engine::search::{Found, Limits, Searcher};
 

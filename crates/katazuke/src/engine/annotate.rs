@@ -7,7 +7,8 @@
 
 use super::action::{sign, Action};
 use super::cost::CostModel;
-use super::objective::{decode, explain, TERRITORY};
+use super::explain::explain;
+use super::objective::{decode, TERRITORY};
 use super::position::Position;
 use super::search::{Limits, Searcher};
 use crate::model::event::{Entry, Event};
@@ -30,7 +31,7 @@ pub struct Judgement {
     /// How much worse the played turn is, in cells (0 or more).
     pub loss: f64,
     /// What the engine's turn means for the match
-    /// ([`super::objective::explain`]).
+    /// ([`super::explain::explain`]).
     pub why: String,
 }
 
@@ -75,13 +76,7 @@ pub fn judge(
     nodes: u64,
     game_one: Option<GameResult>,
 ) -> Option<Judgement> {
-    let of = |state: &GameState| {
-        let position = Position::of(state, CostModel::Virtual);
-        match game_one {
-            Some(game_one) if state.game == 2 => position.after_game_one(game_one),
-            _ => position,
-        }
-    };
+    let of = |state: &GameState| Position::in_match(state, CostModel::Virtual, game_one);
     let limits = Limits {
         nodes,
         deadline: None,

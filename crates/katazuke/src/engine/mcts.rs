@@ -2,7 +2,7 @@
 //! `builtin:mcts`): UCT selection, progressive widening over the pruned
 //! turns of [`Position::legal_actions`] in the alpha–beta search's order,
 //! and the match's win chance as the reward: a finished game's from
-//! [`chance_for_a`] (in game 2 the match won, tied or lost), a new leaf's
+//! [`Position::win_chance`] (in game 2 the match won, tied or lost), a new leaf's
 //! from the alpha–beta search's evaluation through [`chance_of`]. The tree
 //! is kept from one turn to the next when the new position is in it.
 //!
@@ -17,7 +17,7 @@
 use std::time::Instant;
 
 use super::action::Action;
-use super::objective::{chance_for_a, chance_of, in_cells, TERRITORY};
+use super::objective::{chance_of, in_cells, TERRITORY};
 use super::position::Position;
 use super::search::{evaluate, order, Found};
 use crate::model::team::Team;
@@ -228,7 +228,7 @@ impl TreeSearch {
             path.push(next);
         }
         let (chance, value) = if position.is_terminal() {
-            (chance_for_a(&position), position.value())
+            (position.win_chance(), position.value())
         } else {
             let value = evaluate(&position);
             (chance_of(value), value)

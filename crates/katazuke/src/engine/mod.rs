@@ -6,6 +6,7 @@
 pub mod action;
 pub mod annotate;
 pub mod cost;
+pub mod explain;
 pub mod legal;
 pub mod mcts;
 pub mod objective;

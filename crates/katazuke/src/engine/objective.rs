@@ -7,8 +7,8 @@
 //! both games, then the objects, then the time, packed so that each
 //! outweighs everything after it ([`TERRITORY`], [`OBJECT`]). Game 1's part
 //! of that number is carried into every position of game 2
-//! ([`super::position::Position::after_game_one`]); a finished game 2 is
-//! then exactly the match's result.
+//! (`Position::after_game_one`); a finished game 2 is then exactly the
+//! match's result.
 //!
 //! In game 1 the match is not over: a margin is worth the chance that game
 //! 2 does not overturn it. Game 2 is played from the same cells with the
@@ -17,9 +17,8 @@
 //! `d` ([`GAME_TWO_SPREAD`]). Every margin counts, a larger one more, and
 //! a level game is worth an even chance.
 
-use super::position::Position;
 use crate::model::team::{PerTeam, Team};
-use crate::rules::result::{GameResult, MatchResult, CRITERIA};
+use crate::rules::result::GameResult;
 
 /// One territory difference, in the units of [`Position::value`]: it
 /// outweighs any difference of objects and time over both games (§9.2's
@@ -30,8 +29,8 @@ pub const TERRITORY: i64 = 1 << 44;
 pub const OBJECT: i64 = 1 << 23;
 
 /// How many cells game 2's margin typically swings between players of
-/// like strength: the scale of game 1's logistic curve. Measured on the
-/// practice fields, where self-play game margins spread over a few cells.
+/// like strength: the scale of the logistic curve. Set, not fitted: the
+/// practice fields' games end a few cells apart (10 to 20 cells a team).
 pub const GAME_TWO_SPREAD: f64 = 2.0;
 
 /// What a match won is worth in a search's values, from the winner's
@@ -46,16 +45,11 @@ pub const MATCH_WON: i64 = 1 << 58;
 /// undecided one.
 const MARGIN_SHIFT: u32 = 6;
 
-/// A finished game's value for a search, from A's side: after game 2,
-/// with game 1 known, the match's result ([`MATCH_WON`] for a won match,
-/// its negation for a lost one, 0 for a tie left to janken, each with its
-/// margin scaled down); after game 1, [`Position::value`], the margin it
-/// adds to the totals.
-pub fn final_value(position: &Position) -> i64 {
-    let value = position.value();
-    if position.game_one().is_none() {
-        return value;
-    }
+/// A decided match's value for a search, from A's side, given the
+/// match's margin `value` ([`MATCH_WON`] for a won match, its negation
+/// for a lost one, 0 for a tie left to janken, each with its margin
+/// scaled down).
+pub fn decided(value: i64) -> i64 {
     value.signum() * MATCH_WON + (value >> MARGIN_SHIFT)
 }
 
@@ -86,19 +80,13 @@ pub fn in_cells(value: i64) -> f64 {
     decode(value).0 as f64 / TERRITORY as f64
 }
 
-/// A's chance of winning the match from a finished game: certain (1, ½ for
-/// a tie left to janken, 0) after game 2 when game 1 is known; after game
-/// 1, the chance that its margin holds.
-pub fn chance_for_a(position: &Position) -> f64 {
-    let value = position.value();
-    if position.game_one().is_some() {
-        match value.signum() {
-            1 => 1.0,
-            -1 => 0.0,
-            _ => 0.5,
-        }
-    } else {
-        chance_of(value)
+/// A's chance of winning a match decided by the margin `value`: 1, ½ for
+/// a tie left to janken, or 0.
+pub fn decided_chance(value: i64) -> f64 {
+    match value.signum() {
+        1 => 1.0,
+        -1 => 0.0,
+        _ => 0.5,
     }
 }
 
@@ -111,46 +99,9 @@ pub fn chance_of(value: i64) -> f64 {
     1.0 / (1.0 + (-in_cells(value) / GAME_TWO_SPREAD).exp())
 }
 
-/// What a turn that leads to `after` means for the match, in words for
-/// `team`: "ends the game: wins the match on criterion 2 (territory
-/// total)", "ends game 1 2.0 cells ahead", "the match: expects to end 1.5
-/// cells ahead". `value` is what the search expects of it, from A's side.
-pub fn explain(after: &Position, team: Team, value: i64) -> String {
-    let sign = if team == Team::A { 1 } else { -1 };
-    if let Some(result) = after.match_result() {
-        return format!("ends the game: {}", verdict(&result, team));
-    }
-    if after.is_terminal() {
-        return format!("ends game 1 {}", standing(sign * after.game_value()));
-    }
-    let (margin, outcome) = decode(value);
-    let word = if after.game_one().is_some() {
-        "the match"
-    } else {
-        "game 1"
-    };
-    match outcome {
-        Some(outcome) if outcome == sign => format!("{word}: expects to win it"),
-        Some(_) => format!("{word}: expects to lose it"),
-        None => format!("{word}: expects to end {}", standing(sign * margin)),
-    }
-}
-
-/// "wins the match on criterion 2 (territory total)".
-fn verdict(result: &MatchResult, team: Team) -> String {
-    match (result.winner, result.criterion) {
-        (Some(winner), Some(criterion)) => format!(
-            "{} the match on criterion {criterion} ({})",
-            if winner == team { "wins" } else { "loses" },
-            CRITERIA[usize::from(criterion) - 1]
-        ),
-        _ => "ties the match on criteria 1-4 (janken decides)".to_string(),
-    }
-}
-
 /// "2.0 cells ahead", "level", "1.0 cell behind" for a margin from the
 /// team's side; a level territory names objects or time when they differ.
-fn standing(margin: i64) -> String {
+pub fn standing(margin: i64) -> String {
     let cells = in_cells(margin);
     // Within a twentieth of a cell of level: the territory is level.
     if margin.abs() < TERRITORY / 20 {
@@ -203,6 +154,7 @@ impl GameTally {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::result::MatchResult;
 
     fn game(territory: [u32; 2], objects: [u32; 2], time: [u64; 2]) -> GameResult {
         let mut tally = GameTally::default();

@@ -160,6 +160,17 @@ impl Position {
         key ^ zobrist(Fact::ToMove, 0, self.to_move.index() as u64)
     }
 
+    /// The referee's state as a position of the match: in game 2, with
+    /// game 1's result carried when it is known (as
+    /// [`Position::after_game_one`]).
+    pub fn in_match(state: &GameState, costs: CostModel, game_one: Option<GameResult>) -> Position {
+        let position = Position::of(state, costs);
+        match game_one {
+            Some(game_one) if state.game == 2 => position.after_game_one(game_one),
+            _ => position,
+        }
+    }
+
     /// The same position of game 2, game 1 having ended with `game_one`:
     /// its values become the match's (§9.2), the two games added up.
     pub fn after_game_one(mut self, game_one: GameResult) -> Position {
@@ -194,6 +205,27 @@ impl Position {
                 std::cmp::Ordering::Less => Some(Team::B),
                 std::cmp::Ordering::Equal => None,
             },
+        }
+    }
+
+    /// A finished game's value for a search, from A's side: after game 2,
+    /// with game 1 known, the match it decides ([`Position::MATCH_WON`]
+    /// won, its negation lost, 0 tied, then the margin scaled down); after
+    /// game 1, [`Position::value`], the margin it adds to the totals.
+    pub fn final_value(&self) -> i64 {
+        match self.game_one {
+            Some(_) => objective::decided(self.value()),
+            None => self.value(),
+        }
+    }
+
+    /// A's chance of winning the match from a finished game: certain (1,
+    /// ½ for a tie left to janken, 0) after game 2 when game 1 is known;
+    /// after game 1, the chance that its margin holds.
+    pub fn win_chance(&self) -> f64 {
+        match self.game_one {
+            Some(_) => objective::decided_chance(self.value()),
+            None => objective::chance_of(self.value()),
         }
     }
 

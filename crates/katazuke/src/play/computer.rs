@@ -90,11 +90,7 @@ impl ComputerPlayer {
     /// The position of `go` as it plays it: in game 2, for the match,
     /// game 1's result carried.
     pub fn position(&self, go: &Go<'_>) -> Position {
-        let position = Position::of(go.state, costs(go.clock));
-        match self.game_one {
-            Some(game_one) if go.state.game == 2 => position.after_game_one(game_one),
-            _ => position,
-        }
+        Position::in_match(go.state, costs(go.clock), self.game_one)
     }
 
     /// What its alpha–beta search finds in `position` within `limits`

@@ -396,11 +396,7 @@ pub fn suggest(args: &SuggestArgs) -> Ending {
             None => format!("{}: the log has no game to play on", source.label),
         });
     };
-    let position = Position::of(&state, CostModel::Virtual);
-    let position = match game_one {
-        Some(game_one) if state.game == 2 => position.after_game_one(game_one),
-        _ => position,
-    };
+    let position = Position::in_match(&state, CostModel::Virtual, game_one);
     if let Some(end) = position.ended() {
         return Ending::Invalid(format!(
             "{}: game {} has ended after turn {} ({end}): nothing to suggest",
@@ -433,18 +429,13 @@ pub fn suggest(args: &SuggestArgs) -> Ending {
             "nodes": found.nodes,
             "solved": found.solved,
             "exact": found.exact,
-            "chance": found.chance.map(|chance| if team == Team::A { chance } else { 1.0 - chance }),
+            "chance": found.chance_for(team),
             "why": why,
         });
         format!("{object}\n")
     } else {
         let nodes = found.nodes;
-        let how = if let Some(chance) = found.chance {
-            let chance = if team == Team::A {
-                chance
-            } else {
-                1.0 - chance
-            };
+        let how = if let Some(chance) = found.chance_for(team) {
             format!(
                 "tree search: {:.0} % to win the match, {nodes} iterations",
                 100.0 * chance
