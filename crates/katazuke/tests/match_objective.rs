@@ -8,8 +8,8 @@
 //! criterion 2.
 
 use katazuke::{
-    explain, read, Action, ComputerPlayer, CostModel, Event, GameResult, GameState, PerTeam,
-    Policy, Position, Team,
+    explain, read, Action, ComputerPlayer, CostModel, Engine, Event, GameResult, GameState,
+    PerTeam, Policy, Position, Team,
 };
 
 mod common;
@@ -82,16 +82,18 @@ fn leading_the_match_it_ends_the_game_and_says_why() {
     game_one.territory = PerTeam { a: 9, b: 7 };
     game_one.winner = Some(Team::A);
     let position = Position::of(&state, CostModel::Virtual).after_game_one(game_one);
-    let found = ComputerPlayer::new(3)
-        .think(&position, None)
-        .expect("a turn");
-    assert_eq!(found.action, Action::TIMEOUT);
-    let mut after = position.clone();
-    after.apply(&found.action);
-    assert_eq!(
-        explain(&after, Team::A, found.value),
-        "ends the game: wins the match on criterion 1 (two game wins)"
-    );
+    for engine in [Engine::AlphaBeta, Engine::TreeSearch] {
+        let found = ComputerPlayer::with_engine(engine, 3)
+            .think(&position, None)
+            .expect("a turn");
+        assert_eq!(found.action, Action::TIMEOUT, "{engine:?}");
+        let mut after = position.clone();
+        after.apply(&found.action);
+        assert_eq!(
+            explain(&after, Team::A, found.value),
+            "ends the game: wins the match on criterion 1 (two game wins)"
+        );
+    }
 }
 
 #[test]

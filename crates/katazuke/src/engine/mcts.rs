@@ -204,17 +204,7 @@ impl TreeSearch {
                 if let Some(action) = untried.pop() {
                     let mover = position.to_move();
                     position.apply(&action);
-                    let child = Node {
-                        action,
-                        mover,
-                        key: position.key(),
-                        visits: 0,
-                        reward: 0.0,
-                        margin: 0.0,
-                        children: Vec::new(),
-                        untried: None,
-                    };
-                    self.nodes.push(child);
+                    self.nodes.push(Node::new(action, mover, &position));
                     let index = self.nodes.len() - 1;
                     self.nodes[at].children.push(index as u32);
                     path.push(index);
@@ -266,16 +256,63 @@ impl TreeSearch {
 }
 
 impl Node {
-    fn root(position: &Position) -> Node {
+    /// A node not yet visited: `position`, reached by `mover`'s `action`.
+    fn new(action: Action, mover: Team, position: &Position) -> Node {
         Node {
-            action: Action::TIMEOUT,
-            mover: position.to_move().other(),
+            action,
+            mover,
             key: position.key(),
             visits: 0,
             reward: 0.0,
             margin: 0.0,
             children: Vec::new(),
             untried: None,
+        }
+    }
+
+    /// The root: `position` itself (its action and mover are unused).
+    fn root(position: &Position) -> Node {
+        Node::new(Action::TIMEOUT, position.to_move().other(), position)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::cost::CostModel;
+    use crate::play::suite::practice_setup;
+    use crate::rules::game::{GameReferee, Policy};
+
+    #[test]
+    fn the_same_position_and_budget_give_the_same_legal_turn() {
+        for seed in 1..=4 {
+            let setup = practice_setup(seed);
+            let game = &setup.games()[0];
+            let referee = GameReferee::start(
+                1,
+                setup.params(),
+                game.first,
+                game.start.clone(),
+                game.current,
+                Policy::Strict,
+                &mut |_, _| {},
+            )
+            .expect("a legal start");
+            let position = Position::of(referee.state(), CostModel::Virtual);
+            let budget = Budget {
+                iterations: 2_000,
+                deadline: None,
+            };
+            let one = TreeSearch::new().best(&position, budget).expect("a turn");
+            let two = TreeSearch::new().best(&position, budget).expect("a turn");
+            assert_eq!(one, two, "seed {seed}");
+            assert_eq!(one.nodes, 2_000);
+            assert!(
+                position.legal_actions().contains(&one.action),
+                "seed {seed}"
+            );
+            let chance = one.chance.expect("a chance");
+            assert!((0.0..=1.0).contains(&chance), "seed {seed}: {chance}");
         }
     }
 }
