@@ -218,25 +218,11 @@ fn result_value(result: &GameResult) -> i64 {
     territory * TERRITORY + objects * OBJECT + time
 }
 
-fn result_of(state: &GameState) -> GameResult {
-    let territory = PerTeam::from_fn(|team| state.territory(team));
-    GameResult {
-        territory,
-        objects: state.cleared,
-        time_used: state.time_used,
-        winner: match territory.a.cmp(&territory.b) {
-            std::cmp::Ordering::Greater => Some(Team::A),
-            std::cmp::Ordering::Less => Some(Team::B),
-            std::cmp::Ordering::Equal => None,
-        },
-    }
-}
-
 /// A finished game's worth: game 1's margin; or, after game 2, the match
 /// as the referee decides it (§9.2), won, tied or lost, then its margin
 /// (the engine's units: [`MATCH_WON`] and the margin a 64th).
 fn final_value(state: &GameState, game_one: Option<&GameResult>) -> i64 {
-    let game = result_of(state);
+    let game = GameResult::of_state(state);
     let Some(game_one) = game_one else {
         return result_value(&game);
     };
@@ -343,25 +329,20 @@ fn on_small_fields_the_computer_player_is_exactly_optimal_for_the_match() {
         // Every other position is game 2's, with a game 1 close enough
         // that game 2 can decide the match either way.
         let game_one = (case % 2 == 1).then(|| {
-            let mut game_one = result_of(&state);
-            game_one.territory = PerTeam {
-                a: random.below(3) as u32,
-                b: random.below(3) as u32,
-            };
-            game_one.objects = PerTeam {
-                a: random.below(4) as u32,
-                b: random.below(4) as u32,
-            };
-            game_one.time_used = PerTeam {
-                a: 1_000 * random.below(4),
-                b: 1_000 * random.below(4),
-            };
-            game_one.winner = match game_one.territory.a.cmp(&game_one.territory.b) {
-                std::cmp::Ordering::Greater => Some(Team::A),
-                std::cmp::Ordering::Less => Some(Team::B),
-                std::cmp::Ordering::Equal => None,
-            };
-            game_one
+            GameResult::from_totals(
+                PerTeam {
+                    a: random.below(3) as u32,
+                    b: random.below(3) as u32,
+                },
+                PerTeam {
+                    a: random.below(4) as u32,
+                    b: random.below(4) as u32,
+                },
+                PerTeam {
+                    a: 1_000 * random.below(4),
+                    b: 1_000 * random.below(4),
+                },
+            )
         });
         let mut memo = HashMap::new();
         let optimum = exhaustive(&state, game_one.as_ref(), &mut memo);

@@ -77,10 +77,10 @@ fn trailing_the_match_it_plays_on_instead_of_ending_the_game() {
 
 #[test]
 fn leading_the_match_it_ends_the_game_and_says_why() {
-    let (state, mut game_one) = before_the_timeout();
+    let (state, played) = before_the_timeout();
     // Game 1 the other way round: A now leads the match as well.
-    game_one.territory = PerTeam { a: 9, b: 7 };
-    game_one.winner = Some(Team::A);
+    let game_one =
+        GameResult::from_totals(PerTeam { a: 9, b: 7 }, played.objects, played.time_used);
     let position = Position::of(&state, CostModel::Virtual).after_game_one(game_one);
     for engine in [Engine::AlphaBeta, Engine::TreeSearch] {
         let found = ComputerPlayer::with_engine(engine, 3)

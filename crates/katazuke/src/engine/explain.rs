@@ -51,16 +51,8 @@ mod tests {
     use crate::rules::result::GameResult;
 
     fn game(a: u32, b: u32) -> GameResult {
-        GameResult {
-            territory: PerTeam { a, b },
-            objects: PerTeam { a: 0, b: 0 },
-            time_used: PerTeam { a: 0, b: 0 },
-            winner: match a.cmp(&b) {
-                std::cmp::Ordering::Greater => Some(Team::A),
-                std::cmp::Ordering::Less => Some(Team::B),
-                std::cmp::Ordering::Equal => None,
-            },
-        }
+        let none = PerTeam { a: 0, b: 0 };
+        GameResult::from_totals(PerTeam { a, b }, none, PerTeam { a: 0, b: 0 })
     }
 
     #[test]

@@ -280,25 +280,12 @@ impl Node {
 mod tests {
     use super::*;
     use crate::engine::cost::CostModel;
-    use crate::play::suite::practice_setup;
-    use crate::rules::game::{GameReferee, Policy};
+    use crate::play::suite::practice_start;
 
     #[test]
     fn the_same_position_and_budget_give_the_same_legal_turn() {
         for seed in 1..=4 {
-            let setup = practice_setup(seed);
-            let game = &setup.games()[0];
-            let referee = GameReferee::start(
-                1,
-                setup.params(),
-                game.first,
-                game.start.clone(),
-                game.current,
-                Policy::Strict,
-                &mut |_, _| {},
-            )
-            .expect("a legal start");
-            let position = Position::of(referee.state(), CostModel::Virtual);
+            let position = Position::of(&practice_start(seed), CostModel::Virtual);
             let budget = Budget {
                 iterations: 2_000,
                 deadline: None,

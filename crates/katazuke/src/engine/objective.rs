@@ -138,16 +138,7 @@ impl GameTally {
 
     /// The game's result, its territories known.
     pub fn result(&self, territory: PerTeam<u32>) -> GameResult {
-        GameResult {
-            territory,
-            objects: self.objects,
-            time_used: self.time_used,
-            winner: match territory.a.cmp(&territory.b) {
-                std::cmp::Ordering::Greater => Some(Team::A),
-                std::cmp::Ordering::Less => Some(Team::B),
-                std::cmp::Ordering::Equal => None,
-            },
-        }
+        GameResult::from_totals(territory, self.objects, self.time_used)
     }
 }
 

@@ -186,26 +186,15 @@ impl Position {
 
     /// This game's result so far (at the end, its result).
     pub fn game_result(&self) -> GameResult {
-        let territory = PerTeam {
-            a: self.territory[0],
-            b: self.territory[1],
-        };
-        GameResult {
-            territory,
-            objects: PerTeam {
-                a: self.cleared[0],
-                b: self.cleared[1],
-            },
-            time_used: PerTeam {
+        let per_team = |[a, b]: [u32; 2]| PerTeam { a, b };
+        GameResult::from_totals(
+            per_team(self.territory),
+            per_team(self.cleared),
+            PerTeam {
                 a: self.time_used[0],
                 b: self.time_used[1],
             },
-            winner: match territory.a.cmp(&territory.b) {
-                std::cmp::Ordering::Greater => Some(Team::A),
-                std::cmp::Ordering::Less => Some(Team::B),
-                std::cmp::Ordering::Equal => None,
-            },
-        }
+        )
     }
 
     /// A finished game's value for a search, from A's side: after game 2,

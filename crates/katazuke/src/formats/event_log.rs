@@ -9,7 +9,7 @@ use std::fmt;
 
 use crate::model::event::{Entry, Event};
 use crate::model::state::GameState;
-use crate::model::team::{PerTeam, Team};
+use crate::model::team::Team;
 use crate::model::turn::{Play, Step, Turn};
 use crate::rules::game::{GameReferee, Policy};
 use crate::rules::result::{GameResult, MatchResult};
@@ -288,18 +288,7 @@ fn record_of(game: u8, state: &GameState, event: Event) -> Entry {
 /// A game's results, from the state its referee ended in.
 fn referee_result(state: &GameState) -> Option<GameResult> {
     state.ended?;
-    let territory = PerTeam::from_fn(|team| state.territory(team));
-    let winner = match territory.a.cmp(&territory.b) {
-        std::cmp::Ordering::Greater => Some(Team::A),
-        std::cmp::Ordering::Less => Some(Team::B),
-        std::cmp::Ordering::Equal => None,
-    };
-    Some(GameResult {
-        territory,
-        objects: state.cleared,
-        time_used: state.time_used,
-        winner,
-    })
+    Some(GameResult::of_state(state))
 }
 
 /// An illegal turn's rule, message and duration.

@@ -195,7 +195,7 @@ mod tests {
     use crate::model::event::Event;
     use crate::model::team::PerTeam;
     use crate::play::arena::{play_match, PlayOptions};
-    use crate::play::suite::practice_setup;
+    use crate::play::suite::{practice_setup, practice_start};
     use crate::rules::game::Policy;
 
     /// A computer player that remembers what it believed game 1's result
@@ -260,19 +260,7 @@ mod tests {
 
     #[test]
     fn under_the_wall_clock_thinking_is_a_share_of_the_time_left() {
-        let setup = practice_setup(1);
-        let game = &setup.games()[0];
-        let referee = crate::rules::game::GameReferee::start(
-            1,
-            setup.params(),
-            game.first,
-            game.start.clone(),
-            game.current,
-            Policy::Strict,
-            &mut |_, _| {},
-        )
-        .expect("a legal start");
-        let position = Position::of(referee.state(), costs(Clock::Wall));
+        let position = Position::of(&practice_start(1), costs(Clock::Wall));
         let limit = Duration::from_secs(60);
         let think = thinking_time(Clock::Wall, limit, &position);
         // 120 s on the clock, 180 s in the game: at most a fortieth.

@@ -43,3 +43,23 @@ pub fn practice_setup(seed: u64) -> MatchSetup {
     MatchSetup::new(params, GameSetup::swapped_pair(cells))
         .expect("capacity 4 to 8, stock 2 to 4 and the default clocks are within §2.1")
 }
+
+/// The state at the start of game 1 of the practice match of `seed`, for
+/// the unit tests of players and searches.
+#[cfg(test)]
+pub fn practice_start(seed: u64) -> crate::model::state::GameState {
+    let setup = practice_setup(seed);
+    let game = &setup.games()[0];
+    crate::rules::game::GameReferee::start(
+        1,
+        setup.params(),
+        game.first,
+        game.start.clone(),
+        game.current,
+        crate::rules::game::Policy::Strict,
+        &mut |_, _| {},
+    )
+    .expect("a practice match starts legally")
+    .state()
+    .clone()
+}

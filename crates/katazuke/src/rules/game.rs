@@ -10,6 +10,7 @@ use crate::model::state::GameState;
 use crate::model::team::{PerTeam, Team};
 use crate::model::turn::{Item, Play, Step, Turn};
 use crate::rules::legality::{check, check_start, Violation};
+use crate::rules::result::GameResult;
 
 /// What to do with a turn that breaks a rule of its steps (§10.5).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -302,20 +303,13 @@ impl GameReferee {
         let Some(reason) = state.end_reason() else {
             return;
         };
-        let territory = PerTeam::from_fn(|team| state.territory(team));
-        let winner = if territory.a > territory.b {
-            Some(Team::A)
-        } else if territory.b > territory.a {
-            Some(Team::B)
-        } else {
-            None
-        };
+        let result = GameResult::of_state(state);
         let event = Event::GameEnd {
             reason,
-            territory,
-            objects: state.cleared,
-            time_used: state.time_used,
-            winner,
+            territory: result.territory,
+            objects: result.objects,
+            time_used: result.time_used,
+            winner: result.winner,
         };
         self.record(event, emit);
     }

@@ -4,6 +4,7 @@
 use serde::Serialize;
 
 use crate::model::event::Event;
+use crate::model::state::GameState;
 use crate::model::team::{PerTeam, Team};
 
 /// A game's results (§9.1), as its `GameEnd` event gives them.
@@ -157,6 +158,36 @@ impl MatchResult {
 }
 
 impl GameResult {
+    /// A game's results from its totals: the team with more territory
+    /// wins the game, equal territory is a drawn game (§9.1).
+    pub fn from_totals(
+        territory: PerTeam<u32>,
+        objects: PerTeam<u32>,
+        time_used: PerTeam<u64>,
+    ) -> GameResult {
+        let winner = match territory.a.cmp(&territory.b) {
+            std::cmp::Ordering::Greater => Some(Team::A),
+            std::cmp::Ordering::Less => Some(Team::B),
+            std::cmp::Ordering::Equal => None,
+        };
+        GameResult {
+            territory,
+            objects,
+            time_used,
+            winner,
+        }
+    }
+
+    /// The results of the game as `state` stands (its results once it has
+    /// ended).
+    pub fn of_state(state: &GameState) -> GameResult {
+        GameResult::from_totals(
+            PerTeam::from_fn(|team| state.territory(team)),
+            state.cleared,
+            state.time_used,
+        )
+    }
+
     /// The results a `GameEnd` event carries, or `None` for another event.
     pub fn of(event: &Event) -> Option<GameResult> {
         match *event {
@@ -182,26 +213,20 @@ mod tests {
     use super::*;
 
     fn game(territory: (u32, u32), objects: (u32, u32), time: (u64, u64)) -> GameResult {
-        let winner = match territory.0.cmp(&territory.1) {
-            std::cmp::Ordering::Greater => Some(Team::A),
-            std::cmp::Ordering::Less => Some(Team::B),
-            std::cmp::Ordering::Equal => None,
-        };
-        GameResult {
-            territory: PerTeam {
+        GameResult::from_totals(
+            PerTeam {
                 a: territory.0,
                 b: territory.1,
             },
-            objects: PerTeam {
+            PerTeam {
                 a: objects.0,
                 b: objects.1,
             },
-            time_used: PerTeam {
+            PerTeam {
                 a: time.0,
                 b: time.1,
             },
-            winner,
-        }
+        )
     }
 
     #[test]
