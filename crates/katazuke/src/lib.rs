@@ -85,10 +85,13 @@ pub use play::arena::{play_match, OnIllegal, PlayOptions};
 pub use play::computer::{
     thinking_time, ComputerPlayer, Engine, DEFAULT_LEVEL, LEVEL_ITERATIONS, LEVEL_NODES,
 };
+pub use play::elo::{Elo, Score};
+pub use play::pentanomial::Pairs;
 pub use play::player::{Clock, GreedyPlayer, Player, RandomPlayer};
 pub use play::program::stop_every_program;
 pub use play::random::{random_match, random_params, random_start};
 pub use play::spec::PlayerSpec;
+pub use play::sprt::{Decision, Sprt, SprtStatus};
 pub use play::starts::symmetric_start;
 pub use play::suite::practice_setup;
 pub use play::tournament::{

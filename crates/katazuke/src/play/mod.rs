@@ -6,12 +6,14 @@
 pub mod arena;
 pub mod computer;
 pub mod elo;
+pub mod pentanomial;
 pub mod player;
 mod process_group;
 pub mod program;
 pub mod protocol;
 pub mod random;
 pub mod spec;
+pub mod sprt;
 pub mod starts;
 pub mod suite;
 pub mod tournament;

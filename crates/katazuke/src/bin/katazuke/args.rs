@@ -124,13 +124,21 @@ Examples:
   katazuke tournament builtin builtin:greedy builtin:random --fields 4 -j 2
   katazuke tournament 'python3 bot.py' builtin:2 builtin --gauntlet --results bots.jsonl
   katazuke tournament builtin:1 builtin:3 --params match.ktz --fields 10 --records matches/
+  katazuke tournament builtin:4 builtin:3 --clock virtual -j 2 --sprt elo0=0 elo1=30
 
 Each pairing plays a full match (two games, first and second swapped) on
 every field. Results are appended to the results file as each match ends;
 run the same command again after an interruption and only the missing
 matches are played. Fields: --params gives the parameters (and, if it has
 them, the start cells of the first field); --fields N seeded practice
-fields otherwise (5x5 to 7x7, --seed).")]
+fields otherwise (5x5 to 7x7, --seed).
+
+Statistics: Elo with its 95 % error bar from match points, and from the
+games counted in pairs (a match's two games are a pair: 'Pairs (0-2)' counts
+the matches that gave 0, ½, 1, 1½ and 2 points, as fastchess's pentanomial
+report does). --sprt plays until the sequential test decides (up to
+--fields, 10,000 by default under --sprt), printing its log-likelihood
+ratio and bounds after every match.")]
     Tournament(TournamentArgs),
 }
 
@@ -295,23 +303,23 @@ pub struct PlayingArgs {
     /// field), optionally with both games' first: and start lines; a whole
     /// match log works too. Default: the worked example's parameters
     /// (KATAZUKE.md §11.4).
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", help_heading = OPENINGS)]
     pub params: Option<PathBuf>,
     /// Which clock times the turns.
-    #[arg(long, value_name = "CLOCK", default_value = "wall")]
+    #[arg(long, value_name = "CLOCK", default_value = "wall", help_heading = TIME_CONTROL)]
     pub clock: ClockArg,
     /// Under --clock virtual, how long a program may think over one turn,
     /// in ms, before it is stopped.
-    #[arg(long, value_name = "MS", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=600_000))]
+    #[arg(long, value_name = "MS", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=600_000), help_heading = TIME_CONTROL)]
     pub think_ms: u64,
     /// What an illegal, garbled or missing answer becomes.
-    #[arg(long, value_name = "POLICY", default_value = "pass")]
+    #[arg(long, value_name = "POLICY", default_value = "pass", help_heading = TIME_CONTROL)]
     pub illegal: IllegalAnswer,
     /// Start cells when the parameters give none.
-    #[arg(long, value_name = "HOW", default_value = "random")]
+    #[arg(long, value_name = "HOW", default_value = "random", help_heading = OPENINGS)]
     pub start: StartArg,
     /// The seed of random start cells, practice fields and builtin:random.
-    #[arg(long, value_name = "N", default_value_t = 1)]
+    #[arg(long, value_name = "N", default_value_t = 1, help_heading = OPENINGS)]
     pub seed: u64,
 }
 
@@ -367,27 +375,41 @@ pub struct SuggestArgs {
 pub struct TournamentArgs {
     /// The players (at least two): command lines, builtin or builtin:LEVEL,
     /// builtin:mcts or builtin:mcts:LEVEL, builtin:greedy, builtin:random.
-    #[arg(value_name = "PLAYER", num_args = 2.., required = true)]
+    #[arg(value_name = "PLAYER", num_args = 2.., required = true, help_heading = PLAYERS)]
     pub players: Vec<String>,
     /// The first player plays each of the others, instead of every pair.
-    #[arg(long)]
+    #[arg(long, help_heading = PLAYERS)]
     pub gauntlet: bool,
-    /// How many fields each pairing plays.
-    #[arg(long, value_name = "N", default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=10_000))]
-    pub fields: u32,
+    /// How many fields each pairing plays (4; 10,000 under --sprt, which
+    /// stops when it decides).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=10_000), help_heading = OPENINGS)]
+    pub fields: Option<u32>,
     #[command(flatten)]
     pub playing: PlayingArgs,
+    /// A sequential probability ratio test of the first player against
+    /// the second: words elo0=E0 elo1=E1 [alpha=A] [beta=B] (alpha and
+    /// beta 0.05 unless given); stop when it accepts either.
+    #[arg(long, value_name = "KEY=VALUE", num_args = 1..=4, help_heading = STATISTICS)]
+    pub sprt: Option<Vec<String>>,
     /// Matches played at once.
-    #[arg(short = 'j', long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=MAX_JOBS as i64))]
+    #[arg(short = 'j', long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=MAX_JOBS as i64), help_heading = RUNNING)]
     pub jobs: u32,
     /// The results file (JSON Lines), appended as matches end and read
     /// back to resume.
-    #[arg(long, value_name = "FILE.jsonl", default_value = "tournament.jsonl")]
+    #[arg(long, value_name = "FILE.jsonl", default_value = "tournament.jsonl", help_heading = RUNNING)]
     pub results: PathBuf,
     /// Also keep each match's record (.ktz) in this folder.
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", help_heading = RUNNING)]
     pub records: Option<PathBuf>,
     /// Say nothing on standard error but problems.
-    #[arg(short, long)]
+    #[arg(short, long, help_heading = RUNNING)]
     pub quiet: bool,
 }
+
+/// The headings of `tournament --help`, in the order a cutechess-cli or
+/// fastchess user looks for its options.
+const PLAYERS: &str = "Players and format";
+const OPENINGS: &str = "Fields and start cells (the openings)";
+const TIME_CONTROL: &str = "Time control and illegal answers";
+const STATISTICS: &str = "Statistics";
+const RUNNING: &str = "Running and output";

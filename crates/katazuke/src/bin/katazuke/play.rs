@@ -13,8 +13,8 @@ use katazuke::{
     explain, play_match, practice_setup, random_start, read, read_setup, symmetric_start,
     write_replay, Clock, ComputerPlayer, CostModel, Engine, FrameFold, FrameKind, GameSetup,
     MatchOutcome, MatchRecord, MatchResult, MatchSetup, OnIllegal, PerTeam, PlayOptions,
-    PlayerSpec, Policy, Position, ReplayOptions, Seeded, Setup, Team, Tournament, TournamentError,
-    TournamentKind, CRITERIA, TEMPORARY_PREFIX,
+    PlayerSpec, Policy, Position, ReplayOptions, Seeded, Setup, Sprt, SprtStatus, Team, Tournament,
+    TournamentError, TournamentKind, TournamentProgress, CRITERIA, TEMPORARY_PREFIX,
 };
 
 use crate::args::{
@@ -467,7 +467,19 @@ pub fn tournament(args: &TournamentArgs) -> Ending {
             Err(message) => return Ending::Invalid(format!("player {text:?}: {message}")),
         }
     }
-    let fields = match setups(&args.playing, args.fields as usize, true) {
+    let sprt = match args
+        .sprt
+        .as_deref()
+        .map(|words| words.join(" ").parse::<Sprt>())
+    {
+        None => None,
+        Some(Ok(sprt)) => Some(sprt),
+        Some(Err(problem)) => return Ending::Invalid(format!("--sprt: {problem}")),
+    };
+    let count = args
+        .fields
+        .unwrap_or(if sprt.is_some() { SPRT_FIELDS } else { 4 });
+    let fields = match setups(&args.playing, count as usize, true) {
         Ok(fields) => fields,
         Err(ending) => return ending,
     };
@@ -481,6 +493,7 @@ pub fn tournament(args: &TournamentArgs) -> Ending {
         },
         options: play_options(&args.playing),
         seed: args.playing.seed,
+        sprt,
     };
     let session = match tournament.open(&args.results, args.records.as_deref()) {
         Ok(session) => session,
@@ -494,22 +507,10 @@ pub fn tournament(args: &TournamentArgs) -> Ending {
             total - done
         ));
     }
-    let mut played = done;
-    let quiet = args.quiet;
-    let mut progress = |outcome: &MatchOutcome| {
-        played += 1;
-        if !quiet {
-            let winner = match outcome.winner {
-                Some(team) => format!("{team} wins"),
-                None => "undecided".into(),
-            };
-            say(&format!(
-                "match {played}/{total}: {} (A) v {} (B), field {}: {winner}",
-                outcome.a,
-                outcome.b,
-                outcome.field + 1
-            ));
-        }
+    let mut progress = Progress {
+        played: done,
+        total,
+        quiet: args.quiet,
     };
     match session.play(args.jobs as usize, &mut progress) {
         Ok(standings) => match print_out(&standings.table()) {
@@ -517,6 +518,45 @@ pub fn tournament(args: &TournamentArgs) -> Ending {
             Err(error) => Ending::Error(error),
         },
         Err(error) => tournament_ending(error),
+    }
+}
+
+/// The fields an SPRT may use when --fields does not say: as many as a
+/// run may have, since the test, not the count, ends it.
+const SPRT_FIELDS: u32 = 10_000;
+
+/// A line on standard error per match, and under an SPRT the test's
+/// state after it.
+struct Progress {
+    played: usize,
+    total: usize,
+    quiet: bool,
+}
+
+impl TournamentProgress for Progress {
+    fn match_played(&mut self, outcome: &MatchOutcome) {
+        self.played += 1;
+        if self.quiet {
+            return;
+        }
+        let winner = match outcome.winner {
+            Some(team) => format!("{team} wins"),
+            None => "undecided".into(),
+        };
+        say(&format!(
+            "match {}/{}: {} (A) v {} (B), field {}: {winner}",
+            self.played,
+            self.total,
+            outcome.a,
+            outcome.b,
+            outcome.field + 1
+        ));
+    }
+
+    fn test_read(&mut self, status: &SprtStatus) {
+        if !self.quiet {
+            say(&format!("  {status}"));
+        }
     }
 }
 

@@ -48,6 +48,7 @@
 
 mod results_file;
 mod schedule;
+mod sequential;
 mod standings;
 #[cfg(test)]
 mod tests;
@@ -65,6 +66,7 @@ use serde::{Deserialize, Serialize};
 
 use super::arena::{play_match, PlayOptions};
 use super::spec::PlayerSpec;
+use super::sprt::{Decision, Sprt, SprtStatus};
 use crate::log::reader::{read, read_setup};
 use crate::log::record::{GameRecord, MatchRecord};
 use crate::model::event::Event;
@@ -77,6 +79,7 @@ use edge::{LockError, RunLock, MAX_LINE_BYTES};
 
 use results_file::{check_folder, json_line, lock_path, write_line};
 pub use schedule::{Pairing, TournamentKind, MAX_ENTRANTS, MAX_MATCHES};
+use sequential::SequentialTest;
 pub use standings::Standings;
 
 /// Games in a match (§9.2).
@@ -99,6 +102,9 @@ pub struct Tournament {
     pub options: PlayOptions,
     /// Where the players' seeds come from.
     pub seed: u64,
+    /// A sequential test between the two entrants: stop as soon as it
+    /// decides (see [`crate::play::sprt`]).
+    pub sprt: Option<Sprt>,
 }
 
 /// Told of each match as soon as it is played and in the results file, so
@@ -108,6 +114,10 @@ pub struct Tournament {
 pub trait TournamentProgress {
     /// `outcome` has been played and written to the results file.
     fn match_played(&mut self, outcome: &MatchOutcome);
+
+    /// Under an SPRT, after each match: where the test stands over the
+    /// matches it has read (see [`Tournament::sprt`]).
+    fn test_read(&mut self, _status: &SprtStatus) {}
 }
 
 impl<F: FnMut(&MatchOutcome)> TournamentProgress for F {
@@ -387,6 +397,12 @@ impl Tournament {
                 return setup(format!("{name} is an entrant twice"));
             }
         }
+        if self.sprt.is_some() && self.entrants.len() != 2 {
+            return setup(format!(
+                "an SPRT tests one player against another: {} entrants given, two needed",
+                self.entrants.len()
+            ));
+        }
         if self.entrants.iter().any(PlayerSpec::is_human) {
             return setup("a tournament is played unattended: human cannot be an entrant".into());
         }
@@ -447,7 +463,8 @@ impl Tournament {
     }
 
     /// Plays `pending` on `jobs` threads, handing each outcome to `done` on
-    /// this thread in the order they end. The first error, a match's or
+    /// this thread in the order they end. When `done` answers that it has
+    /// enough, no new match starts. The first error, a match's or
     /// `done`'s, stops new matches from starting and is returned once the
     /// ones in flight have ended.
     fn play_all(
@@ -455,7 +472,7 @@ impl Tournament {
         pending: &[Pairing],
         jobs: usize,
         records_dir: Option<&Path>,
-        done: &mut dyn FnMut(MatchOutcome) -> Result<(), TournamentError>,
+        done: &mut dyn FnMut(MatchOutcome) -> Result<Enough, TournamentError>,
     ) -> Result<(), TournamentError> {
         let next = AtomicUsize::new(0);
         let stop = AtomicBool::new(false);
@@ -479,9 +496,13 @@ impl Tournament {
             drop(sender);
             let mut first_error = None;
             for result in receiver {
-                if let Err(error) = result.and_then(&mut *done) {
-                    stop.store(true, Ordering::Relaxed);
-                    first_error.get_or_insert(error);
+                match result.and_then(&mut *done) {
+                    Ok(Enough::No) => {}
+                    Ok(Enough::Yes) => stop.store(true, Ordering::Relaxed),
+                    Err(error) => {
+                        stop.store(true, Ordering::Relaxed);
+                        first_error.get_or_insert(error);
+                    }
                 }
             }
             first_error.map_or(Ok(()), Err)
@@ -584,7 +605,9 @@ impl Session<'_> {
     /// hold yet, `jobs` at a time (1 to [`MAX_JOBS`]), appending each to
     /// it as it ends (and its record to `RECORDS/match-INDEX.ktz`, if
     /// asked for) and telling `progress`; then the standings over all of
-    /// the file's matches.
+    /// the file's matches. Under an SPRT no match starts once the test
+    /// has decided, and the matches in flight then are still played and
+    /// written (they count in the standings, not in the test).
     ///
     /// On an error the matches in flight are still waited for and
     /// written, so that a rerun need not play them again.
@@ -604,19 +627,51 @@ impl Session<'_> {
             _lock,
         } = self;
         let done: BTreeSet<usize> = outcomes.iter().map(|outcome| outcome.pairing).collect();
-        let pending: Vec<Pairing> = schedule
-            .iter()
-            .filter(|pairing| !done.contains(&pairing.index))
-            .copied()
-            .collect();
+        let mut test = tournament
+            .sprt
+            .map(|sprt| SequentialTest::new(sprt, schedule.len()));
+        if let Some(test) = test.as_mut() {
+            for outcome in &outcomes {
+                test.record(&schedule[outcome.pairing], outcome);
+            }
+        }
+        let decided = |test: &mut Option<SequentialTest>| {
+            test.as_mut()
+                .is_some_and(|test| test.status().decision != Decision::Continue)
+        };
+        let pending: Vec<Pairing> = if decided(&mut test) {
+            Vec::new()
+        } else {
+            schedule
+                .iter()
+                .filter(|pairing| !done.contains(&pairing.index))
+                .copied()
+                .collect()
+        };
         tournament.play_all(&pending, jobs, records_dir.as_deref(), &mut |outcome| {
             write_line(&mut file, &results, &outcome)?;
             progress.match_played(&outcome);
+            let mut enough = Enough::No;
+            if let Some(test) = test.as_mut() {
+                let status = test.record(&schedule[outcome.pairing], &outcome);
+                progress.test_read(&status);
+                if status.decision != Decision::Continue {
+                    enough = Enough::Yes;
+                }
+            }
             outcomes.push(outcome);
-            Ok(())
+            Ok(enough)
         })?;
-        Ok(tournament.standings(&schedule, &outcomes))
+        let mut standings = tournament.standings(&schedule, &outcomes);
+        standings.sprt = test.as_mut().map(SequentialTest::status);
+        Ok(standings)
     }
+}
+
+/// Whether a run has played enough.
+enum Enough {
+    No,
+    Yes,
 }
 
 fn check_jobs(jobs: usize) -> Result<(), TournamentError> {

@@ -4,6 +4,8 @@
 use super::{MatchOutcome, Pairing, Tournament, GAMES_PER_MATCH};
 use crate::model::team::Team;
 use crate::play::elo::{Elo, Score};
+use crate::play::pentanomial::Pairs;
+use crate::play::sprt::SprtStatus;
 
 impl Tournament {
     /// The standings over `outcomes`, matches of `schedule` (those of
@@ -44,6 +46,8 @@ impl Tournament {
                     objects: tally.objects,
                     time_used: tally.time_used,
                     elo: tally.matches.elo(),
+                    pairs: tally.pairs,
+                    pair_elo: tally.pairs.elo(),
                 }
             })
             .collect();
@@ -51,7 +55,11 @@ impl Tournament {
             .iter()
             .map(|&row| order.iter().map(|&column| cross[row][column]).collect())
             .collect();
-        Standings { rows, cross }
+        Standings {
+            rows,
+            cross,
+            sprt: None,
+        }
     }
 }
 
@@ -69,6 +77,7 @@ fn match_points(winner: Option<Team>, team: Team) -> f64 {
 struct Tally {
     matches: Score,
     games: Score,
+    pairs: Pairs,
     territory: u64,
     objects: u64,
     time_used: u64,
@@ -85,6 +94,7 @@ impl Tally {
         self.games.wins += won;
         self.games.losses += lost;
         self.games.draws += GAMES_PER_MATCH.saturating_sub(won + lost);
+        self.pairs.add(won, lost);
         self.territory += u64::from(outcome.territory[team]);
         self.objects += u64::from(outcome.objects[team]);
         self.time_used += outcome.time_used[team];
@@ -142,6 +152,11 @@ pub struct Standing {
     /// Its performance against its opponents, from its matches (see
     /// [`crate::play::elo`]).
     pub elo: Elo,
+    /// Its matches by the points their two games gave it (see
+    /// [`crate::play::pentanomial`]).
+    pub pairs: Pairs,
+    /// Its performance from its games counted in pairs.
+    pub pair_elo: Elo,
 }
 
 /// The standings of a tournament.
@@ -152,6 +167,8 @@ pub struct Standings {
     /// `cross[r][c]`: what the entrant of `rows[r]` scored against that of
     /// `rows[c]`; none when they did not meet.
     pub cross: Vec<Vec<Option<Versus>>>,
+    /// The sequential test's state, if the tournament ran one.
+    pub sprt: Option<SprtStatus>,
 }
 
 /// Names longer than this are shortened in the table.
@@ -168,6 +185,8 @@ impl Standings {
             "Matches",
             "Elo",
             "Games W-D-L",
+            "Pairs (0-2)",
+            "Elo (pairs)",
             "Territory",
             "Objects",
             "Time (s)",
@@ -183,6 +202,8 @@ impl Standings {
                 row.matches.total().to_string(),
                 format!("{:.0}", row.elo),
                 format!("{}-{}-{}", games.wins, games.draws, games.losses),
+                row.pairs.to_string(),
+                format!("{:.0}", row.pair_elo),
                 row.territory.to_string(),
                 row.objects.to_string(),
                 format!("{:.1}", row.time_used as f64 / 1000.0),
@@ -198,7 +219,11 @@ impl Standings {
             }));
             cross.push(line);
         }
-        columns(&standings) + "\n" + &columns(&cross)
+        let mut text = columns(&standings) + "\n" + &columns(&cross);
+        if let Some(status) = &self.sprt {
+            text += &format!("\n{status}\n");
+        }
+        text
     }
 }
 

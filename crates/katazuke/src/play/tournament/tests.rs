@@ -8,6 +8,7 @@ use super::*;
 use crate::play::arena::OnIllegal;
 use crate::play::elo::{Elo, Score};
 use crate::play::player::Clock;
+use crate::play::sprt::{Decision, Sprt, SprtStatus};
 use crate::play::suite::practice_setup;
 
 /// Fast and reproducible: the virtual clock, and thinking bounded so
@@ -27,6 +28,7 @@ fn tiny(kind: TournamentKind) -> Tournament {
             illegal: OnIllegal::Pass,
         },
         seed: 7,
+        sprt: None,
     }
 }
 
@@ -451,4 +453,116 @@ fn long_names_keep_both_ends() {
     assert!(short.starts_with("python3 /"), "{short}");
     assert!(short.ends_with("alpha.py --level 4"), "{short}");
     assert_eq!(short_name("builtin:1"), "builtin:1");
+}
+
+#[test]
+fn an_sprt_stops_where_its_ratio_crosses_whatever_the_jobs() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let mut tournament = tiny(TournamentKind::RoundRobin);
+    tournament.entrants.truncate(2);
+    tournament.entrants.reverse();
+    tournament.fields = (1..=40).map(practice_setup).collect();
+    let test: Sprt = "elo0=0 elo1=100".parse().expect("a test");
+    tournament.sprt = Some(test);
+    let mut reached = Vec::new();
+    for jobs in [1, 2] {
+        let results = dir.path().join(format!("sprt-{jobs}.jsonl"));
+        let mut statuses = Vec::new();
+        struct Seen<'s>(&'s mut Vec<SprtStatus>);
+        impl TournamentProgress for Seen<'_> {
+            fn match_played(&mut self, _outcome: &MatchOutcome) {}
+            fn test_read(&mut self, status: &SprtStatus) {
+                self.0.push(*status);
+            }
+        }
+        let standings = tournament
+            .run(&results, jobs, None, &mut Seen(&mut statuses))
+            .expect("the tournament is played");
+        let status = standings.sprt.expect("the test's state");
+        assert_eq!(status.decision, Decision::AcceptElo1);
+        // The random player never takes a match's two games from greedy.
+        assert_eq!(status.pairs.classes()[..2], [0, 0]);
+        // Once the bound is crossed, the test says the same after every
+        // match still in flight.
+        let first_crossing = statuses
+            .iter()
+            .position(|s| s.decision != Decision::Continue)
+            .expect("crossed");
+        assert_eq!(statuses[first_crossing], status);
+        assert!(statuses[first_crossing..].iter().all(|s| *s == status));
+        let played = lines(&results).len() - 1;
+        assert!(played >= status.pairs.total() as usize);
+        assert!(played <= status.pairs.total() as usize + jobs);
+        assert!(status.llr >= test.bounds().1);
+        reached.push(status);
+        // Run again: the test has decided, so nothing is played.
+        let before = lines(&results);
+        let again = tournament
+            .run(&results, jobs, None, &mut |_: &MatchOutcome| {
+                panic!("a decided test plays no match")
+            })
+            .expect("the standings again");
+        assert_eq!(again.sprt, Some(status));
+        assert_eq!(lines(&results), before);
+    }
+    assert_eq!(reached[0], reached[1]);
+}
+
+#[test]
+fn an_sprt_needs_two_entrants() {
+    let mut tournament = tiny(TournamentKind::RoundRobin);
+    tournament.sprt = Some("elo0=0 elo1=10".parse().expect("a test"));
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let results = dir.path().join("three.jsonl");
+    let error = tournament
+        .run(&results, 1, None, &mut |_: &MatchOutcome| {})
+        .expect_err("three entrants");
+    assert_eq!(
+        error.to_string(),
+        "an SPRT tests one player against another: 3 entrants given, two needed"
+    );
+    assert!(!results.exists());
+}
+
+#[test]
+fn standings_count_each_match_as_a_pair_of_games() {
+    let tournament = tiny(TournamentKind::Gauntlet);
+    let schedule = tournament.schedule().expect("small");
+    let outcome = |pairing: usize, wins: PerTeam<u32>| {
+        let p = schedule[pairing];
+        MatchOutcome {
+            pairing,
+            field: p.field,
+            a: tournament.entrants[p.a].to_string(),
+            b: tournament.entrants[p.b].to_string(),
+            winner: None,
+            criterion: None,
+            wins,
+            territory: PerTeam { a: 9, b: 9 },
+            objects: PerTeam { a: 5, b: 5 },
+            time_used: PerTeam { a: 1_000, b: 1_000 },
+            turns: 10,
+        }
+    };
+    // Entrant 0 is A on field 0 and B on field 1: two wins, a win and a
+    // draw, a loss and a draw, two draws.
+    let outcomes = [
+        outcome(0, PerTeam { a: 2, b: 0 }),
+        outcome(1, PerTeam { a: 1, b: 0 }),
+        outcome(2, PerTeam { a: 1, b: 0 }),
+        outcome(3, PerTeam { a: 0, b: 0 }),
+    ];
+    let standings = tournament.standings(&schedule, &outcomes);
+    let first = standings
+        .rows
+        .iter()
+        .find(|row| row.entrant == 0)
+        .expect("entrant 0");
+    assert_eq!(first.pairs.classes(), [0, 1, 1, 1, 1]);
+    assert_eq!(first.pair_elo, first.pairs.elo());
+    assert!(
+        standings.table().contains("[0, 1, 1, 1, 1]"),
+        "{}",
+        standings.table()
+    );
 }
