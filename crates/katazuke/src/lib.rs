@@ -86,6 +86,7 @@ pub use play::computer::{
     thinking_time, ComputerPlayer, Engine, DEFAULT_LEVEL, LEVEL_ITERATIONS, LEVEL_NODES,
 };
 pub use play::elo::{Elo, Score};
+pub use play::fields_file::{read_fields, FieldsFileError, MAX_FIELDS};
 pub use play::pentanomial::Pairs;
 pub use play::player::{Clock, GreedyPlayer, Player, RandomPlayer};
 pub use play::program::stop_every_program;

@@ -125,13 +125,15 @@ Examples:
   katazuke tournament 'python3 bot.py' builtin:2 builtin --gauntlet --results bots.jsonl
   katazuke tournament builtin:1 builtin:3 --params match.ktz --fields 10 --records matches/
   katazuke tournament builtin:4 builtin:3 --clock virtual -j 2 --sprt elo0=0 elo1=30
+  katazuke tournament builtin builtin:mcts --fields-file book.ktz --fields-order shuffled
 
 Each pairing plays a full match (two games, first and second swapped) on
 every field. Results are appended to the results file as each match ends;
 run the same command again after an interruption and only the missing
 matches are played. Fields: --params gives the parameters (and, if it has
 them, the start cells of the first field); --fields N seeded practice
-fields otherwise (5x5 to 7x7, --seed).
+fields otherwise (5x5 to 7x7, --seed); --fields-file plays a book of
+fields, in order or shuffled.
 
 Statistics: Elo with its 95 % error bar from match points, and from the
 games counted in pairs (a match's two games are a pair: 'Pairs (0-2)' counts
@@ -287,6 +289,15 @@ pub enum IllegalAnswer {
     Out,
 }
 
+/// The order in which a fields file is played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum FieldsOrder {
+    /// As the file has them.
+    InOrder,
+    /// Shuffled by --seed: the same order for the same seed.
+    Shuffled,
+}
+
 /// Where start cells come from when the parameters file gives none.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum StartArg {
@@ -384,6 +395,16 @@ pub struct TournamentArgs {
     /// stops when it decides).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=10_000), help_heading = OPENINGS)]
     pub fields: Option<u32>,
+    /// Play the fields of this file (an opening book): .ktz headers one
+    /// after another, each from its `katazuke 1` line, with or without
+    /// start cells (without, --start gives them). Every pairing plays
+    /// each of them; --fields N takes the first N.
+    #[arg(long, value_name = "FILE", conflicts_with = "params", help_heading = OPENINGS)]
+    pub fields_file: Option<PathBuf>,
+    /// The order of the fields file's fields: as written, or shuffled by
+    /// --seed.
+    #[arg(long, value_name = "ORDER", default_value = "in-order", requires = "fields_file", help_heading = OPENINGS)]
+    pub fields_order: FieldsOrder,
     #[command(flatten)]
     pub playing: PlayingArgs,
     /// A sequential probability ratio test of the first player against

@@ -10,15 +10,16 @@ use edge::{
     Ending,
 };
 use katazuke::{
-    explain, play_match, practice_setup, random_start, read, read_setup, symmetric_start,
-    write_replay, Clock, ComputerPlayer, CostModel, Engine, FrameFold, FrameKind, GameSetup,
-    MatchOutcome, MatchRecord, MatchResult, MatchSetup, OnIllegal, PerTeam, PlayOptions,
+    explain, play_match, practice_setup, random_start, read, read_fields, read_setup,
+    symmetric_start, write_replay, Clock, ComputerPlayer, CostModel, Engine, FrameFold, FrameKind,
+    GameSetup, MatchOutcome, MatchRecord, MatchResult, MatchSetup, OnIllegal, PerTeam, PlayOptions,
     PlayerSpec, Policy, Position, ReplayOptions, Seeded, Setup, Sprt, SprtStatus, Team, Tournament,
     TournamentError, TournamentKind, TournamentProgress, CRITERIA, TEMPORARY_PREFIX,
 };
 
 use crate::args::{
-    ClockArg, IllegalAnswer, PlayArgs, PlayingArgs, StartArg, SuggestArgs, TournamentArgs,
+    ClockArg, FieldsOrder, IllegalAnswer, PlayArgs, PlayingArgs, StartArg, SuggestArgs,
+    TournamentArgs,
 };
 use crate::input::{game_turn, read_source, referee_unfinished};
 
@@ -476,10 +477,16 @@ pub fn tournament(args: &TournamentArgs) -> Ending {
         Some(Ok(sprt)) => Some(sprt),
         Some(Err(problem)) => return Ending::Invalid(format!("--sprt: {problem}")),
     };
-    let count = args
-        .fields
-        .unwrap_or(if sprt.is_some() { SPRT_FIELDS } else { 4 });
-    let fields = match setups(&args.playing, count as usize, true) {
+    let fields = match &args.fields_file {
+        Some(path) => book(args, path),
+        None => {
+            let count = args
+                .fields
+                .unwrap_or(if sprt.is_some() { SPRT_FIELDS } else { 4 });
+            setups(&args.playing, count as usize, true)
+        }
+    };
+    let fields = match fields {
         Ok(fields) => fields,
         Err(ending) => return ending,
     };
@@ -519,6 +526,39 @@ pub fn tournament(args: &TournamentArgs) -> Ending {
         },
         Err(error) => tournament_ending(error),
     }
+}
+
+/// The fields of `path`, a fields file, in the order asked for, the
+/// first --fields of them if that is given.
+fn book(args: &TournamentArgs, path: &Path) -> Result<Vec<MatchSetup>, Ending> {
+    let source = read_source(path)?;
+    let mut random = Seeded::new(args.playing.seed);
+    let mut starts = |size| match args.playing.start {
+        StartArg::Symmetric => GameSetup::swapped_pair(symmetric_start(size)),
+        StartArg::Random => GameSetup::swapped_pair(random_start(size, &mut random)),
+    };
+    let mut fields = read_fields(&source.bytes, &mut starts)
+        .map_err(|error| Ending::Invalid(format!("{}: {error}", source.label)))?;
+    if args.fields_order == FieldsOrder::Shuffled {
+        // Fisher–Yates from a stream of its own, so that the starts drawn
+        // above do not depend on the order.
+        let mut order = Seeded::new(args.playing.seed ^ 0x0B00_C0DE);
+        for last in (1..fields.len()).rev() {
+            fields.swap(last, order.below(last as u64 + 1) as usize);
+        }
+    }
+    if let Some(count) = args.fields {
+        if count as usize > fields.len() {
+            return Err(Ending::Invalid(format!(
+                "--fields {count}, but {} has {} field{}",
+                source.label,
+                fields.len(),
+                if fields.len() == 1 { "" } else { "s" }
+            )));
+        }
+        fields.truncate(count as usize);
+    }
+    Ok(fields)
 }
 
 /// The fields an SPRT may use when --fields does not say: as many as a
