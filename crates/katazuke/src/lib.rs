@@ -87,6 +87,7 @@ pub use play::computer::{
 };
 pub use play::elo::{Elo, Score};
 pub use play::fields_file::{read_fields, FieldsFileError, MAX_FIELDS};
+pub use play::io_log::{IoLog, TeamLog};
 pub use play::pentanomial::Pairs;
 pub use play::player::{Clock, GreedyPlayer, Player, RandomPlayer};
 pub use play::program::stop_every_program;

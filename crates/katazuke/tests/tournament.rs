@@ -159,7 +159,11 @@ fn a_fields_file_that_cannot_be_played_is_one_line_and_nothing_is_written() {
         all.extend(["--results", "refused.jsonl"]);
         let refused = run(dir.path(), &all);
         assert_eq!(refused.code, 2, "{args:?}: {}", refused.stderr);
-        assert!(refused.stderr.contains(&says), "{args:?}: {}", refused.stderr);
+        assert!(
+            refused.stderr.contains(&says),
+            "{args:?}: {}",
+            refused.stderr
+        );
         if !says.contains("cannot be used") {
             assert_eq!(refused.stderr.lines().count(), 1, "{}", refused.stderr);
         }
@@ -234,4 +238,100 @@ fn an_sprt_prints_its_ratio_after_every_match_and_stops_when_it_decides() {
         refused.stderr,
         "katazuke: --sprt: elo0 (10) must be less than elo1 (0), both finite\n"
     );
+}
+
+#[test]
+fn each_match_with_a_program_logs_its_lines_with_their_times() {
+    let dir = temporary();
+    let program = format!(
+        "python3 {}",
+        common::repository("examples/katazuke/player.py").display()
+    );
+    let ran = katazuke_in(
+        dir.path(),
+        &[
+            "tournament",
+            &program,
+            "builtin:1",
+            "builtin:random",
+            "--fields",
+            "1",
+            "--clock",
+            "virtual",
+            "-q",
+            "--log-io",
+            "io",
+        ],
+        "",
+    );
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    // The program plays matches 0 and 1; the built-in players' match 2
+    // exchanges no lines.
+    let mut logs: Vec<String> = fs::read_dir(dir.path().join("io"))
+        .expect("the logs folder")
+        .map(|entry| {
+            entry
+                .expect("an entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    logs.sort();
+    assert_eq!(logs, ["match-0.log", "match-1.log"]);
+    for name in logs {
+        let log = fs::read_to_string(dir.path().join("io").join(&name)).expect("a log");
+        let lines: Vec<(f64, &str, &str, &str)> = log
+            .lines()
+            .map(|line| {
+                let mut words = line.trim_start().splitn(4, ' ');
+                let seconds = words.next().unwrap_or_default().parse().expect("seconds");
+                let team = words.next().unwrap_or_default();
+                let direction = words.next().unwrap_or_default();
+                (seconds, team, direction, words.next().unwrap_or_default())
+            })
+            .collect();
+        assert!(lines.windows(2).all(|pair| pair[0].0 <= pair[1].0), "{log}");
+        assert_eq!(lines[0].2, "!", "{log}");
+        assert!(lines[0].3.starts_with("started: python3 "), "{log}");
+        assert_eq!(lines[1].3, "katazuke 1", "{log}");
+        let team = lines[0].1;
+        assert!(
+            lines.iter().all(|line| line.1 == team),
+            "one program: {log}"
+        );
+        // Every go is answered: readyok, then the answer.
+        let gos = lines
+            .iter()
+            .filter(|line| line.3.starts_with("go "))
+            .count();
+        let answers = lines.iter().filter(|line| line.2 == "<").count();
+        assert!(gos > 5, "{log}");
+        assert_eq!(answers, 2 * gos, "{log}");
+        assert!(lines.iter().any(|line| line.3 == "quit"), "{log}");
+    }
+    // A logs folder that is a file is refused before any match.
+    fs::write(dir.path().join("taken"), "").expect("a file");
+    let refused = katazuke_in(
+        dir.path(),
+        &[
+            "tournament",
+            &program,
+            "builtin:1",
+            "--log-io",
+            "taken",
+            "--results",
+            "refused.jsonl",
+        ],
+        "",
+    );
+    assert_eq!(refused.code, 2, "{}", refused.stderr);
+    assert!(
+        refused
+            .stderr
+            .contains("the I/O logs folder taken cannot be written"),
+        "{}",
+        refused.stderr
+    );
+    assert!(!dir.path().join("refused.jsonl").exists());
 }

@@ -7,6 +7,7 @@ pub mod arena;
 pub mod computer;
 pub mod elo;
 pub mod fields_file;
+pub mod io_log;
 pub mod pentanomial;
 pub mod player;
 mod process_group;

@@ -30,6 +30,7 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, SyncSender};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+use super::io_log::TeamLog;
 use super::player::{Answer, Go, Player, Silence};
 use super::process_group::{self, Group};
 use super::protocol::{go_line, message_lines, Message, IS_READY, READY_OK};
@@ -174,8 +175,9 @@ impl Running {
 }
 
 /// Reads the program's output a line at a time into `outputs`, each line
-/// at most [`MAX_ANSWER_BYTES`] kept, until it closes.
-fn read_output(stdout: ChildStdout, outputs: SyncSender<Output>) {
+/// at most [`MAX_ANSWER_BYTES`] kept, until it closes; logs each as it
+/// arrives.
+fn read_output(stdout: ChildStdout, outputs: SyncSender<Output>, log: Option<TeamLog>) {
     let too_long = || {
         Output::Unreadable(format!(
             "the line is longer than {} KiB ({MAX_ANSWER_BYTES} bytes), the most an answer may hold",
@@ -214,6 +216,15 @@ fn read_output(stdout: ChildStdout, outputs: SyncSender<Output>) {
                 }) => byte_order_mark(),
                 Err(error) => Output::Unreadable(error.problem.to_string()),
             };
+            if let Some(log) = &log {
+                match &output {
+                    Output::Line(line) => log.received(line),
+                    Output::Unreadable(why) => {
+                        log.note(&format!("a line that is no answer: {why}"))
+                    }
+                    Output::End => {}
+                }
+            }
             if outputs.send(output).is_err() {
                 return;
             }
@@ -221,6 +232,9 @@ fn read_output(stdout: ChildStdout, outputs: SyncSender<Output>) {
         if !(past_limit && skip_rest_of_line(&mut reader)) {
             break;
         }
+    }
+    if let Some(log) = &log {
+        log.note("its output closed");
     }
     let _ = outputs.send(Output::End);
 }
@@ -254,6 +268,8 @@ pub struct Program {
     gone: Option<String>,
     /// Lines it wrote out of turn while not marking its answers, dropped.
     dropped: u64,
+    /// Where its lines are logged, if anywhere.
+    log: Option<TeamLog>,
 }
 
 impl Program {
@@ -266,6 +282,20 @@ impl Program {
             running: None,
             gone: None,
             dropped: 0,
+            log: None,
+        }
+    }
+
+    /// The program `command`, every line to and from it written to `log`.
+    pub fn logged(command: &str, log: TeamLog) -> Program {
+        let mut program = Program::new(command);
+        program.log = Some(log);
+        program
+    }
+
+    fn note(&self, what: &str) {
+        if let Some(log) = &self.log {
+            log.note(what);
         }
     }
 
@@ -287,9 +317,11 @@ impl Program {
             Ok(child) => child,
             Err(error) => {
                 self.gone = Some(format!("could not be started: {error}"));
+                self.note(&format!("could not be started: {error}"));
                 return;
             }
         };
+        self.note(&format!("started: {}", self.command));
         let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
             self.gone = Some("could not be started: no pipes".into());
             return;
@@ -300,6 +332,7 @@ impl Program {
         }
         drop(groups);
         let (input, texts) = mpsc::channel::<String>();
+        let log = self.log.clone();
         std::thread::spawn(move || {
             let mut stdin = stdin;
             for text in texts {
@@ -309,12 +342,19 @@ impl Program {
                     .is_err()
                 {
                     // It stopped reading: its next answer finds out why.
+                    if let Some(log) = &log {
+                        log.note("stopped reading its input");
+                    }
                     return;
+                }
+                if let Some(log) = &log {
+                    log.sent(&text);
                 }
             }
         });
         let (outputs, output) = mpsc::sync_channel(OUTPUT_LINES);
-        std::thread::spawn(move || read_output(stdout, outputs));
+        let log = self.log.clone();
+        std::thread::spawn(move || read_output(stdout, outputs, log));
         self.running = Some(Running {
             child,
             group,
@@ -341,6 +381,7 @@ impl Program {
 
     /// The program is gone for the rest of the game, for `why`.
     fn lose(&mut self, why: String) {
+        self.note(&format!("stopped: it {why}"));
         self.stop();
         self.gone = Some(why);
     }

@@ -5,6 +5,7 @@
 use std::fmt;
 
 use super::computer::{ComputerPlayer, Engine, DEFAULT_LEVEL, LEVEL_NODES};
+use super::io_log::TeamLog;
 use super::player::{GreedyPlayer, HumanPlayer, Player, RandomPlayer};
 use super::program::Program;
 
@@ -68,6 +69,21 @@ impl PlayerSpec {
             PlayerSpec::Human => Box::new(HumanPlayer),
             PlayerSpec::Program(command) => Box::new(Program::new(command)),
         }
+    }
+
+    /// The player, a program's lines written to `log` (the built-in
+    /// players and a person exchange none).
+    pub fn create_logged(&self, seed: u64, log: TeamLog) -> Box<dyn Player> {
+        match self {
+            PlayerSpec::Program(command) => Box::new(Program::logged(command, log)),
+            _ => self.create(seed),
+        }
+    }
+
+    /// True for a program, the one kind of player that speaks the
+    /// protocol over pipes.
+    pub fn is_program(&self) -> bool {
+        matches!(self, PlayerSpec::Program(_))
     }
 
     /// True for a person at the terminal.

@@ -355,6 +355,10 @@ pub struct PlayArgs {
     /// Also write the replay GIF here.
     #[arg(long, value_name = "FILE.gif")]
     pub gif: Option<PathBuf>,
+    /// Log every line sent to and received from the programs, with the
+    /// seconds since the match began, to this file as the match goes.
+    #[arg(long, value_name = "FILE.log")]
+    pub log_io: Option<PathBuf>,
     /// Say nothing on standard error but problems.
     #[arg(short, long)]
     pub quiet: bool,
@@ -422,6 +426,11 @@ pub struct TournamentArgs {
     /// Also keep each match's record (.ktz) in this folder.
     #[arg(long, value_name = "DIR", help_heading = RUNNING)]
     pub records: Option<PathBuf>,
+    /// Log every line sent to and received from each program, with the
+    /// seconds since the match began, to DIR/match-INDEX.log (for the
+    /// matches a program plays).
+    #[arg(long, value_name = "DIR", help_heading = RUNNING)]
+    pub log_io: Option<PathBuf>,
     /// Say nothing on standard error but problems.
     #[arg(short, long, help_heading = RUNNING)]
     pub quiet: bool,

@@ -12,9 +12,10 @@ use edge::{
 use katazuke::{
     explain, play_match, practice_setup, random_start, read, read_fields, read_setup,
     symmetric_start, write_replay, Clock, ComputerPlayer, CostModel, Engine, FrameFold, FrameKind,
-    GameSetup, MatchOutcome, MatchRecord, MatchResult, MatchSetup, OnIllegal, PerTeam, PlayOptions,
-    PlayerSpec, Policy, Position, ReplayOptions, Seeded, Setup, Sprt, SprtStatus, Team, Tournament,
-    TournamentError, TournamentKind, TournamentProgress, CRITERIA, TEMPORARY_PREFIX,
+    GameSetup, IoLog, MatchOutcome, MatchRecord, MatchResult, MatchSetup, OnIllegal, PerTeam,
+    PlayOptions, PlayerSpec, Policy, Position, ReplayOptions, Seeded, Setup, Sprt, SprtStatus,
+    Team, Tournament, TournamentError, TournamentKind, TournamentProgress, CRITERIA,
+    TEMPORARY_PREFIX,
 };
 
 use crate::args::{
@@ -157,8 +158,31 @@ pub fn play(args: &PlayArgs) -> Ending {
         Err(ending) => return ending,
     };
     let options = play_options(&args.playing);
-    let mut a = specs.a.create(args.playing.seed);
-    let mut b = specs.b.create(args.playing.seed.wrapping_add(1));
+    let seeds = PerTeam {
+        a: args.playing.seed,
+        b: args.playing.seed.wrapping_add(1),
+    };
+    let mut players = PerTeam::from_fn(|team| specs[team].create(seeds[team]));
+    if let Some(path) = &args.log_io {
+        if let Some(&(option, ..)) = outputs.iter().find(|output| same_file(path, output.1)) {
+            return Ending::Invalid(format!(
+                "--log-io and {option} both write to {}: give each output a file of its own",
+                path.display()
+            ));
+        }
+        let log = match IoLog::create(path) {
+            Ok(log) => log,
+            Err(error) => {
+                return Ending::Invalid(format!(
+                    "the I/O log {} cannot be written: {error}",
+                    path.display()
+                ))
+            }
+        };
+        players =
+            PerTeam::from_fn(|team| specs[team].create_logged(seeds[team], log.for_team(team)));
+    }
+    let PerTeam { mut a, mut b } = players;
     let record = match play_match(
         &setup,
         PerTeam {
@@ -501,6 +525,7 @@ pub fn tournament(args: &TournamentArgs) -> Ending {
         options: play_options(&args.playing),
         seed: args.playing.seed,
         sprt,
+        io_logs: args.log_io.clone(),
     };
     let session = match tournament.open(&args.results, args.records.as_deref()) {
         Ok(session) => session,

@@ -65,6 +65,7 @@ use std::thread;
 use serde::{Deserialize, Serialize};
 
 use super::arena::{play_match, PlayOptions};
+use super::io_log::IoLog;
 use super::spec::PlayerSpec;
 use super::sprt::{Decision, Sprt, SprtStatus};
 use crate::log::reader::{read, read_setup};
@@ -105,6 +106,10 @@ pub struct Tournament {
     /// A sequential test between the two entrants: stop as soon as it
     /// decides (see [`crate::play::sprt`]).
     pub sprt: Option<Sprt>,
+    /// A folder for each match's I/O log (`match-INDEX.log`, see
+    /// [`crate::play::io_log`]), written for the matches with a program
+    /// in them.
+    pub io_logs: Option<PathBuf>,
 }
 
 /// Told of each match as soon as it is played and in the results file, so
@@ -346,12 +351,18 @@ impl Tournament {
             self.read_results(results, &file, &schedule)
         };
         let ready = checked.and_then(|(complete, outcomes)| {
-            if let Some(dir) = records_dir {
-                check_folder(dir).map_err(|problem| TournamentError::Unwritable {
-                    what: "the records folder",
-                    path: dir.to_path_buf(),
-                    problem,
-                })?;
+            let folders = [
+                ("the records folder", records_dir),
+                ("the I/O logs folder", self.io_logs.as_deref()),
+            ];
+            for (what, dir) in folders {
+                if let Some(dir) = dir {
+                    check_folder(dir).map_err(|problem| TournamentError::Unwritable {
+                        what,
+                        path: dir.to_path_buf(),
+                        problem,
+                    })?;
+                }
             }
             file.set_len(complete).map_err(io_error(results))?;
             if complete == 0 {
@@ -519,8 +530,20 @@ impl Tournament {
             index: pairing.index,
             problem,
         };
+        let specs = PerTeam::from_fn(|team| &self.entrants[pairing.entrant(team)]);
+        let log = match &self.io_logs {
+            Some(dir) if specs.a.is_program() || specs.b.is_program() => {
+                let path = dir.join(format!("match-{}.log", pairing.index));
+                Some(IoLog::create(&path).map_err(io_error(&path))?)
+            }
+            _ => None,
+        };
         let mut players = PerTeam::from_fn(|team| {
-            self.entrants[pairing.entrant(team)].create(player_seed(self.seed, pairing.index, team))
+            let seed = player_seed(self.seed, pairing.index, team);
+            match &log {
+                Some(log) => specs[team].create_logged(seed, log.for_team(team)),
+                None => specs[team].create(seed),
+            }
         });
         let record = play_match(
             &self.fields[pairing.field],

@@ -29,6 +29,7 @@ fn tiny(kind: TournamentKind) -> Tournament {
         },
         seed: 7,
         sprt: None,
+        io_logs: None,
     }
 }
 
