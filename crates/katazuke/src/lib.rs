@@ -88,6 +88,7 @@ pub use play::computer::{
 pub use play::elo::{Elo, Score};
 pub use play::fields_file::{read_fields, FieldsFileError, MAX_FIELDS};
 pub use play::io_log::{IoLog, TeamLog};
+pub use play::latency::{Latency, Timed};
 pub use play::pentanomial::Pairs;
 pub use play::player::{Clock, GreedyPlayer, Player, RandomPlayer};
 pub use play::program::stop_every_program;
@@ -97,8 +98,8 @@ pub use play::sprt::{Decision, Sprt, SprtStatus};
 pub use play::starts::symmetric_start;
 pub use play::suite::practice_setup;
 pub use play::tournament::{
-    MatchOutcome, Tournament, TournamentError, TournamentKind, TournamentProgress, MAX_ENTRANTS,
-    MAX_JOBS, MAX_MATCHES,
+    MatchOutcome, Standings, Tournament, TournamentError, TournamentKind, TournamentProgress,
+    MAX_ENTRANTS, MAX_JOBS, MAX_MATCHES,
 };
 
 // The README's example runs as a test, so that it stays true.

@@ -205,6 +205,45 @@ fn a_slow_program_is_stopped_and_its_turn_recorded_as_timeout() {
 }
 
 #[test]
+fn an_answer_within_the_time_margin_counts_and_spends_the_clock() {
+    let dir = temporary();
+    let header =
+        "katazuke 1\ncapacity: 4\nstock: 2\nteam time: 0.5\ngame time: 3\nfield:\n  1 2 1\n  2 1 3\n";
+    std::fs::write(dir.path().join("short.ktz"), header).expect("a header");
+    // Every answer takes 0.7 s against a clock of 0.5 s.
+    let slow = fixture_player("slow.py", "700 1");
+    let (record, _) = play(
+        dir.path(),
+        &slow,
+        "builtin:greedy",
+        &["--params", "short.ktz", "--time-margin", "5000"],
+    );
+    let late: Vec<&str> = record
+        .lines()
+        .filter(|line| line.contains(" A 0.5 pass  # answered "))
+        .collect();
+    // Once a game: the pass counts, charged the 500 ms left, and A is out.
+    assert_eq!(late.len(), 2, "{record}");
+    assert!(
+        late[0].contains(
+            "ms after its clock ran out, within the time margin: charged the 500 ms left"
+        ),
+        "{}",
+        late[0]
+    );
+    let (record, _) = play(
+        dir.path(),
+        &slow,
+        "builtin:greedy",
+        &["--params", "short.ktz"],
+    );
+    assert!(
+        record.contains(" A timeout  # no answer within 500 ms: stopped"),
+        "{record}"
+    );
+}
+
+#[test]
 fn a_program_that_crashes_or_closes_its_output_passes_and_the_match_goes_on() {
     let dir = temporary();
     let (record, run) = play(
@@ -465,7 +504,15 @@ fn a_tournament_killed_midway_resumes_to_the_standings_of_one_run() {
         "",
     );
     assert_eq!(resumed.code, 0, "{}", resumed.stderr);
-    assert_eq!(resumed.stdout, whole.stdout);
+    // The same standings; the answer times are of each run's own matches.
+    let standings = |stdout: &str| {
+        let (standings, times) = stdout
+            .split_once("\nAnswer times, matches of this run:\n")
+            .expect("the answer times after the standings");
+        assert!(times.contains("Mean (ms)"), "{times}");
+        standings.to_string()
+    };
+    assert_eq!(standings(&resumed.stdout), standings(&whole.stdout));
     assert_eq!(lines("killed.jsonl"), 16);
     // Another tournament's results are refused, with the file named.
     let mut other = args("whole.jsonl");

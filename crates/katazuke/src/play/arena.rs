@@ -40,6 +40,11 @@ pub struct PlayOptions {
     pub think: Duration,
     /// What an illegal or missing answer becomes.
     pub illegal: OnIllegal,
+    /// Under the wall clock, how late an answer may come and still count
+    /// (charged the time that was left): the slack of measuring a
+    /// program's time through pipes and a busy scheduler, as
+    /// cutechess-cli's `timemargin`.
+    pub margin: Duration,
 }
 
 impl Default for PlayOptions {
@@ -48,6 +53,7 @@ impl Default for PlayOptions {
             clock: Clock::Wall,
             think: Duration::from_millis(1_000),
             illegal: OnIllegal::Pass,
+            margin: Duration::ZERO,
         }
     }
 }
@@ -131,7 +137,7 @@ fn play_game(
         let team = state.to_move;
         let left = state.time_left(team);
         let limit = match options.clock {
-            Clock::Wall => Duration::from_millis(left),
+            Clock::Wall => Duration::from_millis(left).saturating_add(options.margin),
             Clock::Virtual => options.think,
         };
         let asked = Instant::now();
@@ -142,8 +148,23 @@ fn play_game(
         });
         // Whole milliseconds, rounded up: an answer takes some time, and a
         // turn of 0 ms would be a warning of the log (§10.4).
-        let elapsed = (asked.elapsed().as_micros() as u64).div_ceil(1000).max(1);
-        let (turn, comment) = judge(state, answer, elapsed, options);
+        let mut elapsed = (asked.elapsed().as_micros() as u64).div_ceil(1000).max(1);
+        let late = match options.clock {
+            Clock::Wall
+                if elapsed > left && elapsed - left <= options.margin.as_millis() as u64 =>
+            {
+                let late = elapsed - left;
+                elapsed = left;
+                Some(late)
+            }
+            _ => None,
+        };
+        let (turn, mut comment) = judge(state, answer, elapsed, options);
+        if let (Some(late), None) = (late, &comment) {
+            comment = Some(format!(
+                "answered {late} ms after its clock ran out, within the time margin: charged the {left} ms left"
+            ));
+        }
         let mut charged = 0;
         let mut note = |_: &GameState, event: Event| {
             if let Event::TurnEnd { charged: c, .. } = event {

@@ -8,6 +8,7 @@ pub mod computer;
 pub mod elo;
 pub mod fields_file;
 pub mod io_log;
+pub mod latency;
 pub mod pentanomial;
 pub mod player;
 mod process_group;

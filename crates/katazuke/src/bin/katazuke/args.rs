@@ -323,6 +323,11 @@ pub struct PlayingArgs {
     /// in ms, before it is stopped.
     #[arg(long, value_name = "MS", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=600_000), help_heading = TIME_CONTROL)]
     pub think_ms: u64,
+    /// Under --clock wall, how many ms past its clock an answer may come
+    /// and still count (charged the time that was left): slack for
+    /// measuring through pipes on a busy machine.
+    #[arg(long, value_name = "MS", default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=60_000), help_heading = TIME_CONTROL)]
+    pub time_margin: u64,
     /// What an illegal, garbled or missing answer becomes.
     #[arg(long, value_name = "POLICY", default_value = "pass", help_heading = TIME_CONTROL)]
     pub illegal: IllegalAnswer,

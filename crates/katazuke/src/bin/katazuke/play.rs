@@ -14,7 +14,7 @@ use katazuke::{
     symmetric_start, write_replay, Clock, ComputerPlayer, CostModel, Engine, FrameFold, FrameKind,
     GameSetup, IoLog, MatchOutcome, MatchRecord, MatchResult, MatchSetup, OnIllegal, PerTeam,
     PlayOptions, PlayerSpec, Policy, Position, ReplayOptions, Seeded, Setup, Sprt, SprtStatus,
-    Team, Tournament, TournamentError, TournamentKind, TournamentProgress, CRITERIA,
+    Standings, Team, Tournament, TournamentError, TournamentKind, TournamentProgress, CRITERIA,
     TEMPORARY_PREFIX,
 };
 
@@ -52,6 +52,7 @@ pub fn play_options(args: &PlayingArgs) -> PlayOptions {
             IllegalAnswer::Pass => OnIllegal::Pass,
             IllegalAnswer::Out => OnIllegal::Out,
         },
+        margin: Duration::from_millis(args.time_margin),
     }
 }
 
@@ -545,7 +546,7 @@ pub fn tournament(args: &TournamentArgs) -> Ending {
         quiet: args.quiet,
     };
     match session.play(args.jobs as usize, &mut progress) {
-        Ok(standings) => match print_out(&standings.table()) {
+        Ok(standings) => match print_out(&(standings.table() + &answer_times(&standings))) {
             Ok(()) => Ending::Success,
             Err(error) => Ending::Error(error),
         },
@@ -584,6 +585,15 @@ fn book(args: &TournamentArgs, path: &Path) -> Result<Vec<MatchSetup>, Ending> {
         fields.truncate(count as usize);
     }
     Ok(fields)
+}
+
+/// The answer times after the standings, a blank line between, if this
+/// run played any match.
+fn answer_times(standings: &Standings) -> String {
+    match standings.answer_times() {
+        times if times.is_empty() => times,
+        times => format!("\n{times}"),
+    }
 }
 
 /// The fields an SPRT may use when --fields does not say: as many as a

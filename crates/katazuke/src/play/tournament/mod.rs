@@ -66,6 +66,7 @@ use serde::{Deserialize, Serialize};
 
 use super::arena::{play_match, PlayOptions};
 use super::io_log::IoLog;
+use super::latency::{Latency, Timed};
 use super::spec::PlayerSpec;
 use super::sprt::{Decision, Sprt, SprtStatus};
 use crate::log::reader::{read, read_setup};
@@ -483,7 +484,7 @@ impl Tournament {
         pending: &[Pairing],
         jobs: usize,
         records_dir: Option<&Path>,
-        done: &mut dyn FnMut(MatchOutcome) -> Result<Enough, TournamentError>,
+        done: &mut dyn FnMut(Played) -> Result<Enough, TournamentError>,
     ) -> Result<(), TournamentError> {
         let next = AtomicUsize::new(0);
         let stop = AtomicBool::new(false);
@@ -493,12 +494,16 @@ impl Tournament {
                 let sender = sender.clone();
                 let (next, stop) = (&next, &stop);
                 scope.spawn(move || {
+                    // Each result is taken in before the next match starts,
+                    // so that a run told it has enough starts no more.
+                    let (taken, wait) = mpsc::channel::<()>();
                     while !stop.load(Ordering::Relaxed) {
                         let Some(pairing) = pending.get(next.fetch_add(1, Ordering::Relaxed))
                         else {
                             break;
                         };
-                        if sender.send(self.play(pairing, records_dir)).is_err() {
+                        let played = self.play(pairing, records_dir);
+                        if sender.send((played, taken.clone())).is_err() || wait.recv().is_err() {
                             break;
                         }
                     }
@@ -506,7 +511,7 @@ impl Tournament {
             }
             drop(sender);
             let mut first_error = None;
-            for result in receiver {
+            for (result, taken) in receiver {
                 match result.and_then(&mut *done) {
                     Ok(Enough::No) => {}
                     Ok(Enough::Yes) => stop.store(true, Ordering::Relaxed),
@@ -515,6 +520,8 @@ impl Tournament {
                         first_error.get_or_insert(error);
                     }
                 }
+                // The worker waits for this; it ended only if it panicked.
+                let _ = taken.send(());
             }
             first_error.map_or(Ok(()), Err)
         })
@@ -525,7 +532,7 @@ impl Tournament {
         &self,
         pairing: &Pairing,
         records_dir: Option<&Path>,
-    ) -> Result<MatchOutcome, TournamentError> {
+    ) -> Result<Played, TournamentError> {
         let failed = |problem: String| TournamentError::Match {
             index: pairing.index,
             problem,
@@ -540,16 +547,16 @@ impl Tournament {
         };
         let mut players = PerTeam::from_fn(|team| {
             let seed = player_seed(self.seed, pairing.index, team);
-            match &log {
+            Timed::new(match &log {
                 Some(log) => specs[team].create_logged(seed, log.for_team(team)),
                 None => specs[team].create(seed),
-            }
+            })
         });
         let record = play_match(
             &self.fields[pairing.field],
             PerTeam {
-                a: players.a.as_mut(),
-                b: players.b.as_mut(),
+                a: &mut players.a,
+                b: &mut players.b,
             },
             &self.options,
         )
@@ -563,7 +570,10 @@ impl Tournament {
             })
             .map_err(io_error(&path))?;
         }
-        Ok(outcome)
+        Ok(Played {
+            outcome,
+            latency: PerTeam::from_fn(|team| players[team].latency()),
+        })
     }
 
     /// The result line of `pairing`'s match from its record's text, as
@@ -671,12 +681,22 @@ impl Session<'_> {
                 .copied()
                 .collect()
         };
-        tournament.play_all(&pending, jobs, records_dir.as_deref(), &mut |outcome| {
+        let mut latency = vec![Latency::default(); tournament.entrants.len()];
+        tournament.play_all(&pending, jobs, records_dir.as_deref(), &mut |played| {
+            let Played {
+                outcome,
+                latency: timed,
+            } = played;
             write_line(&mut file, &results, &outcome)?;
+            let pairing = &schedule[outcome.pairing];
+            for team in Team::BOTH {
+                let entrant = pairing.entrant(team);
+                latency[entrant] = latency[entrant].merged(timed[team]);
+            }
             progress.match_played(&outcome);
             let mut enough = Enough::No;
             if let Some(test) = test.as_mut() {
-                let status = test.record(&schedule[outcome.pairing], &outcome);
+                let status = test.record(pairing, &outcome);
                 progress.test_read(&status);
                 if status.decision != Decision::Continue {
                     enough = Enough::Yes;
@@ -687,8 +707,18 @@ impl Session<'_> {
         })?;
         let mut standings = tournament.standings(&schedule, &outcomes);
         standings.sprt = test.as_mut().map(SequentialTest::status);
+        for row in &mut standings.rows {
+            row.latency = latency[row.entrant];
+        }
         Ok(standings)
     }
+}
+
+/// A match played: its result, and how long each team's player took to
+/// answer (measured, so not part of the result).
+struct Played {
+    outcome: MatchOutcome,
+    latency: PerTeam<Latency>,
 }
 
 /// Whether a run has played enough.

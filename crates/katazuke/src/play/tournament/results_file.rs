@@ -35,7 +35,15 @@ pub(super) struct Header {
     clock: &'static str,
     think_ms: u64,
     illegal: &'static str,
+    /// Left out at 0, so that the files of runs before the margin existed
+    /// are still this tournament's.
+    #[serde(skip_serializing_if = "is_zero")]
+    time_margin_ms: u64,
     seed: u64,
+}
+
+fn is_zero(value: &u64) -> bool {
+    *value == 0
 }
 
 impl Tournament {
@@ -64,6 +72,7 @@ impl Tournament {
                 OnIllegal::Pass => "pass",
                 OnIllegal::Out => "out",
             },
+            time_margin_ms: u64::try_from(self.options.margin.as_millis()).unwrap_or(u64::MAX),
             seed: self.seed,
         }
     }

@@ -4,6 +4,7 @@
 use super::{MatchOutcome, Pairing, Tournament, GAMES_PER_MATCH};
 use crate::model::team::Team;
 use crate::play::elo::{Elo, Score};
+use crate::play::latency::Latency;
 use crate::play::pentanomial::Pairs;
 use crate::play::sprt::SprtStatus;
 
@@ -48,6 +49,7 @@ impl Tournament {
                     elo: tally.matches.elo(),
                     pairs: tally.pairs,
                     pair_elo: tally.pairs.elo(),
+                    latency: Latency::default(),
                 }
             })
             .collect();
@@ -157,6 +159,9 @@ pub struct Standing {
     pub pairs: Pairs,
     /// Its performance from its games counted in pairs.
     pub pair_elo: Elo,
+    /// How long it took to answer in the matches this run played (times
+    /// are measured, not results: a results file does not keep them).
+    pub latency: Latency,
 }
 
 /// The standings of a tournament.
@@ -224,6 +229,30 @@ impl Standings {
             text += &format!("\n{status}\n");
         }
         text
+    }
+
+    /// How long each entrant took to answer in the matches this run
+    /// played, a line each in rank order; empty when it played none.
+    /// Kept apart from [`Standings::table`], which is the same on every
+    /// run of the same results.
+    pub fn answer_times(&self) -> String {
+        if self.rows.iter().all(|row| row.latency.answers == 0) {
+            return String::new();
+        }
+        let mut times = vec![["Rank", "Name", "Answers", "Mean (ms)", "Worst (ms)"]
+            .map(String::from)
+            .to_vec()];
+        for row in &self.rows {
+            let ms = |value: Option<f64>| value.map_or("-".into(), |ms| format!("{ms:.1}"));
+            times.push(vec![
+                row.rank.to_string(),
+                short_name(&row.name),
+                row.latency.answers.to_string(),
+                ms(row.latency.mean_ms()),
+                ms(row.latency.worst_ms()),
+            ]);
+        }
+        format!("Answer times, matches of this run:\n{}", columns(&times))
     }
 }
 
