@@ -7,6 +7,7 @@
 //!   ([`printable`]: control and invisible characters become `?`);
 //! - one run at a time per output ([`RunLock`]), held by the operating
 //!   system so that it ends with the process;
+//! - work split over many runs and machines ([`Shard`]);
 //! - with the `cli` feature: arguments with one-line errors
 //!   (`parse_arguments`), how a command ends (`Ending`: message and exit
 //!   status), output files written whole or not at all (`write_output`),
@@ -18,6 +19,7 @@
 mod cli;
 mod printable;
 mod run_lock;
+mod shard;
 mod text_input;
 
 #[cfg(feature = "cli")]
@@ -28,6 +30,7 @@ pub use cli::{
 };
 pub use printable::{printable, printable_lines};
 pub use run_lock::{LockError, RunLock};
+pub use shard::{Shard, ShardError};
 pub use text_input::{
     BadLine, BoundedLines, LineError, BYTE_ORDER_MARK, MAX_INPUT_BYTES, MAX_LINE_BYTES,
 };

@@ -25,12 +25,11 @@ mod format;
 mod lines;
 pub mod manifest;
 mod names;
-mod shard;
 
+pub use edge::{Shard, ShardError};
 pub use format::{Format, UnknownFormat, Written};
 pub use lines::{InvalidLine, LineProblem, Location};
 pub use names::{check_name, NameError, MAX_NAME_BYTES};
-pub use shard::{Shard, ShardError};
 
 use lines::split_line;
 use names::{default_name, default_stem};

@@ -27,11 +27,11 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use super::lines::InvalidLine;
-use super::shard::Shard;
 use super::{Format, Job, Rendered};
 use crate::draw::options::RenderOptions;
 use crate::model::operation::format_operations;
 use crate::TEMPORARY_PREFIX;
+use edge::Shard;
 
 mod merge;
 mod read;

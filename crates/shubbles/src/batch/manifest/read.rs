@@ -9,8 +9,8 @@ use std::path::Path;
 use serde::Deserialize;
 
 use crate::batch::names::check_name;
-use crate::batch::shard::Shard;
 use crate::batch::{Batch, Format, Job};
+use edge::Shard;
 use edge::{BadLine, BoundedLines, LineError};
 
 use super::{

@@ -29,7 +29,11 @@ pub fn run_batch(args: &BatchArgs) -> Ending {
         ));
     }
     let shard = match &args.shard {
-        Some(text) => match Shard::parse(text, |name| std::env::var(name).ok()) {
+        Some(text) => match Shard::parse(
+            text,
+            |name| std::env::var(name).ok(),
+            "SHUBBLES_SHARD_COUNT",
+        ) {
             Ok(shard) => shard,
             Err(error) => return Ending::Invalid(error.to_string()),
         },

@@ -1,12 +1,12 @@
-//! One shard of a batch: which scenarios a run renders when the input is
-//! split over many runs (machines, array jobs) that share nothing but the
-//! input and the output folder.
+//! One shard of a piece of work split over many runs (machines, array
+//! jobs) that share nothing but the input: a batch of scenarios, the
+//! matches of a tournament.
 //!
-//! The rule: the scenario at position `p` (counted from 0 over every
-//! scenario line of the whole input, invalid ones included, blank and
-//! comment lines not) belongs to shard `p % N + 1` of `N`. It depends on the
-//! input alone, never on threads or machines, and deals neighbouring lines
-//! (often of similar length) to different shards.
+//! The rule: the item at position `p` (counted from 0 over the whole
+//! work: a batch's scenario lines, a tournament's schedule) belongs to
+//! shard `p % N + 1` of `N`. It depends on the input alone, never on
+//! threads or machines, and deals neighbouring items (often of similar
+//! size) to different shards.
 
 use std::fmt;
 
@@ -31,10 +31,13 @@ impl Shard {
 
     /// The shard as `--shard` takes it: `K/N`; `auto` (the array job's
     /// own, from the environment that `environment` reads); `auto/N` (the
-    /// index from the environment, the count given).
+    /// index from the environment, the count given). `count_variable` is
+    /// the tool's own variable for the count under a Kubernetes Indexed
+    /// Job (`SHUBBLES_SHARD_COUNT`, say).
     pub fn parse(
         text: &str,
         environment: impl Fn(&str) -> Option<String>,
+        count_variable: &'static str,
     ) -> Result<Shard, ShardError> {
         let number = |what: &'static str, value: &str| {
             value
@@ -51,7 +54,7 @@ impl Shard {
                 "" => None,
                 count => Some(number("the shard count", count)?),
             };
-            return Shard::from_environment(environment, given);
+            return Shard::from_environment(environment, given, count_variable);
         }
         if count.is_empty() {
             return Err(ShardError::Form(text.to_string()));
@@ -65,11 +68,12 @@ impl Shard {
     /// The shard an array job runs as: Slurm's `SLURM_ARRAY_TASK_ID` among
     /// `SLURM_ARRAY_TASK_COUNT` (counted from `SLURM_ARRAY_TASK_MIN`), or a
     /// Kubernetes Indexed Job's `JOB_COMPLETION_INDEX` (from 0), whose
-    /// count is `count` or `SHUBBLES_SHARD_COUNT` (Kubernetes does not set
-    /// it: the Job's manifest does).
+    /// count is `count` or `count_variable` (Kubernetes does not set it:
+    /// the Job's manifest does).
     fn from_environment(
         environment: impl Fn(&str) -> Option<String>,
         count: Option<u32>,
+        count_variable: &'static str,
     ) -> Result<Shard, ShardError> {
         let number = |name: &'static str| -> Result<Option<u32>, ShardError> {
             match environment(name) {
@@ -85,7 +89,8 @@ impl Shard {
             let first = number("SLURM_ARRAY_TASK_MIN")?.unwrap_or(0);
             let count = match count {
                 Some(count) => count,
-                None => number("SLURM_ARRAY_TASK_COUNT")?.ok_or(ShardError::NoCount)?,
+                None => number("SLURM_ARRAY_TASK_COUNT")?
+                    .ok_or(ShardError::NoCount { count_variable })?,
             };
             let index = task
                 .checked_sub(first)
@@ -95,7 +100,7 @@ impl Shard {
         if let Some(index) = number("JOB_COMPLETION_INDEX")? {
             let count = match count {
                 Some(count) => count,
-                None => number("SHUBBLES_SHARD_COUNT")?.ok_or(ShardError::NoCount)?,
+                None => number(count_variable)?.ok_or(ShardError::NoCount { count_variable })?,
             };
             return Shard::new(index.saturating_add(1), count);
         }
@@ -112,7 +117,7 @@ impl Shard {
         self.count
     }
 
-    /// True for the scenario at `position` (from 0) if it is this shard's.
+    /// True for the item at `position` (from 0) if it is this shard's.
     pub fn contains(self, position: usize) -> bool {
         position % self.count as usize == (self.index - 1) as usize
     }
@@ -153,7 +158,10 @@ pub enum ShardError {
     /// `auto` outside an array job.
     NoEnvironment,
     /// `auto` where the environment gives an index but no count.
-    NoCount,
+    NoCount {
+        /// The tool's variable for the count.
+        count_variable: &'static str,
+    },
 }
 
 impl fmt::Display for ShardError {
@@ -167,7 +175,7 @@ impl fmt::Display for ShardError {
                 write!(f, "{what} must be a whole number, not '{value}'")
             }
             ShardError::OutOfRange { count: 0, .. } => {
-                write!(f, "a batch is split into 1 shard at least, not 0")
+                write!(f, "the work is split into 1 shard at least, not 0")
             }
             ShardError::OutOfRange { index, count } => write!(
                 f,
@@ -177,9 +185,9 @@ impl fmt::Display for ShardError {
                 f,
                 "--shard auto found neither SLURM_ARRAY_TASK_ID nor JOB_COMPLETION_INDEX; give --shard K/N"
             ),
-            ShardError::NoCount => write!(
+            ShardError::NoCount { count_variable } => write!(
                 f,
-                "--shard auto found a shard index but no count: give --shard auto/N or set SLURM_ARRAY_TASK_COUNT or SHUBBLES_SHARD_COUNT"
+                "--shard auto found a shard index but no count: give --shard auto/N or set SLURM_ARRAY_TASK_COUNT or {count_variable}"
             ),
         }
     }
@@ -190,6 +198,8 @@ impl std::error::Error for ShardError {}
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const COUNT: &str = "TOOL_SHARD_COUNT";
 
     fn none(_: &str) -> Option<String> {
         None
@@ -209,19 +219,27 @@ mod tests {
 
     #[test]
     fn shards_are_read_from_the_option_or_the_array_job() {
-        assert_eq!(Shard::parse("2/8", none), Shard::new(2, 8));
-        assert_eq!(Shard::parse("2/8", none).unwrap().to_string(), "2/8");
+        assert_eq!(Shard::parse("2/8", none, COUNT), Shard::new(2, 8));
+        assert_eq!(Shard::parse("2/8", none, COUNT).unwrap().to_string(), "2/8");
         let slurm = |name: &str| match name {
             "SLURM_ARRAY_TASK_ID" => Some("5".to_string()),
             "SLURM_ARRAY_TASK_MIN" => Some("1".to_string()),
             "SLURM_ARRAY_TASK_COUNT" => Some("8".to_string()),
             _ => None,
         };
-        assert_eq!(Shard::parse("auto", slurm), Shard::new(5, 8));
+        assert_eq!(Shard::parse("auto", slurm, COUNT), Shard::new(5, 8));
         let kubernetes = |name: &str| (name == "JOB_COMPLETION_INDEX").then(|| "0".to_string());
-        assert_eq!(Shard::parse("auto/4", kubernetes), Shard::new(1, 4));
-        assert_eq!(Shard::parse("auto", kubernetes), Err(ShardError::NoCount));
-        assert_eq!(Shard::parse("auto", none), Err(ShardError::NoEnvironment));
+        assert_eq!(Shard::parse("auto/4", kubernetes, COUNT), Shard::new(1, 4));
+        assert_eq!(
+            Shard::parse("auto", kubernetes, COUNT),
+            Err(ShardError::NoCount {
+                count_variable: COUNT
+            })
+        );
+        assert_eq!(
+            Shard::parse("auto", none, COUNT),
+            Err(ShardError::NoEnvironment)
+        );
     }
 
     #[test]
@@ -240,10 +258,10 @@ mod tests {
                 "'3' is not a shard: expected K/N (such as 2/8), auto or auto/N",
             ),
             ("a/4", "the shard must be a whole number, not 'a'"),
-            ("1/0", "a batch is split into 1 shard at least, not 0"),
+            ("1/0", "the work is split into 1 shard at least, not 0"),
         ] {
             assert_eq!(
-                Shard::parse(text, none).unwrap_err().to_string(),
+                Shard::parse(text, none, COUNT).unwrap_err().to_string(),
                 message,
                 "{text}"
             );
