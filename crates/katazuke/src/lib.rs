@@ -98,8 +98,8 @@ pub use play::sprt::{Decision, Sprt, SprtStatus};
 pub use play::starts::symmetric_start;
 pub use play::suite::practice_setup;
 pub use play::tournament::{
-    MatchOutcome, Standings, Tournament, TournamentError, TournamentKind, TournamentProgress,
-    MAX_ENTRANTS, MAX_JOBS, MAX_MATCHES,
+    merge_results, MatchOutcome, Merged, Standings, Tournament, TournamentError, TournamentKind,
+    TournamentProgress, MAX_ENTRANTS, MAX_JOBS, MAX_MATCHES,
 };
 
 // The README's example runs as a test, so that it stays true.

@@ -142,6 +142,29 @@ report does). --sprt plays until the sequential test decides (up to
 --fields, 10,000 by default under --sprt), printing its log-likelihood
 ratio and bounds after every match.")]
     Tournament(TournamentArgs),
+    /// Put the results files of a tournament's shards together: check
+    /// that they are its shards 1 to N, each complete, and print the
+    /// standings of the whole tournament.
+    #[command(after_help = "\
+Examples:
+  katazuke tournament-merge tournament-*-of-4.jsonl
+  katazuke tournament-merge shards/*.jsonl -o whole.jsonl
+
+Each file's header must be the same tournament's, naming its shard; each
+line is checked against the schedule and against itself, as a resumed run
+checks it. -o writes the whole tournament's results file: byte for byte
+what one run with -j 1 writes.")]
+    TournamentMerge(TournamentMergeArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct TournamentMergeArgs {
+    /// The shards' results files, in any order.
+    #[arg(value_name = "FILE.jsonl", num_args = 1.., required = true)]
+    pub files: Vec<PathBuf>,
+    /// Also write the whole tournament's results file here.
+    #[arg(short, long, value_name = "FILE.jsonl")]
+    pub output: Option<PathBuf>,
 }
 
 const PLAY_HELP: &str = "\
@@ -425,9 +448,17 @@ pub struct TournamentArgs {
     #[arg(short = 'j', long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=MAX_JOBS as i64), help_heading = RUNNING)]
     pub jobs: u32,
     /// The results file (JSON Lines), appended as matches end and read
-    /// back to resume.
-    #[arg(long, value_name = "FILE.jsonl", default_value = "tournament.jsonl", help_heading = RUNNING)]
-    pub results: PathBuf,
+    /// back to resume [default: tournament.jsonl; tournament-K-of-N.jsonl
+    /// for a shard].
+    #[arg(long, value_name = "FILE.jsonl", help_heading = RUNNING)]
+    pub results: Option<PathBuf>,
+    /// Play shard K of N only: match p belongs to shard p % N + 1. auto
+    /// takes it from a Slurm array job (SLURM_ARRAY_TASK_ID, _COUNT, _MIN)
+    /// or a Kubernetes Indexed Job (JOB_COMPLETION_INDEX, with the count
+    /// from auto/N or KATAZUKE_SHARD_COUNT). Each shard has a results file
+    /// of its own; `katazuke tournament-merge` puts them together.
+    #[arg(long, value_name = "K/N", help_heading = RUNNING)]
+    pub shard: Option<String>,
     /// Also keep each match's record (.ktz) in this folder.
     #[arg(long, value_name = "DIR", help_heading = RUNNING)]
     pub records: Option<PathBuf>,

@@ -41,6 +41,7 @@ fn main() -> ExitCode {
         Command::Play(args) => play::play(args),
         Command::Suggest(args) => play::suggest(args),
         Command::Tournament(args) => play::tournament(args),
+        Command::TournamentMerge(args) => play::tournament_merge(args),
     };
     ending.exit(PROGRAM)
 }

@@ -7,20 +7,20 @@ use std::time::Duration;
 
 use edge::{
     check_extension, check_writable, is_standard_output, print as print_out, say, write_output,
-    Ending,
+    Ending, Shard,
 };
 use katazuke::{
-    explain, play_match, practice_setup, random_start, read, read_fields, read_setup,
-    symmetric_start, write_replay, Clock, ComputerPlayer, CostModel, Engine, FrameFold, FrameKind,
-    GameSetup, IoLog, MatchOutcome, MatchRecord, MatchResult, MatchSetup, OnIllegal, PerTeam,
-    PlayOptions, PlayerSpec, Policy, Position, ReplayOptions, Seeded, Setup, Sprt, SprtStatus,
-    Standings, Team, Tournament, TournamentError, TournamentKind, TournamentProgress, CRITERIA,
-    TEMPORARY_PREFIX,
+    explain, merge_results, play_match, practice_setup, random_start, read, read_fields,
+    read_setup, symmetric_start, write_replay, Clock, ComputerPlayer, CostModel, Engine, FrameFold,
+    FrameKind, GameSetup, IoLog, MatchOutcome, MatchRecord, MatchResult, MatchSetup, OnIllegal,
+    PerTeam, PlayOptions, PlayerSpec, Policy, Position, ReplayOptions, Seeded, Setup, Sprt,
+    SprtStatus, Standings, Team, Tournament, TournamentError, TournamentKind, TournamentProgress,
+    CRITERIA, TEMPORARY_PREFIX,
 };
 
 use crate::args::{
     ClockArg, FieldsOrder, IllegalAnswer, PlayArgs, PlayingArgs, StartArg, SuggestArgs,
-    TournamentArgs,
+    TournamentArgs, TournamentMergeArgs,
 };
 use crate::input::{game_turn, read_source, referee_unfinished};
 
@@ -502,6 +502,24 @@ pub fn tournament(args: &TournamentArgs) -> Ending {
         Some(Ok(sprt)) => Some(sprt),
         Some(Err(problem)) => return Ending::Invalid(format!("--sprt: {problem}")),
     };
+    let shard = match &args.shard {
+        None => Shard::WHOLE,
+        Some(text) => match Shard::parse(
+            text,
+            |name| std::env::var(name).ok(),
+            "KATAZUKE_SHARD_COUNT",
+        ) {
+            Ok(shard) => shard,
+            Err(error) => return Ending::Invalid(format!("--shard: {error}")),
+        },
+    };
+    let results = args.results.clone().unwrap_or_else(|| {
+        PathBuf::from(if shard == Shard::WHOLE {
+            "tournament.jsonl".to_string()
+        } else {
+            format!("tournament-{}-of-{}.jsonl", shard.index(), shard.count())
+        })
+    });
     let fields = match &args.fields_file {
         Some(path) => book(args, path),
         None => {
@@ -527,8 +545,9 @@ pub fn tournament(args: &TournamentArgs) -> Ending {
         seed: args.playing.seed,
         sprt,
         io_logs: args.log_io.clone(),
+        shard,
     };
-    let session = match tournament.open(&args.results, args.records.as_deref()) {
+    let session = match tournament.open(&results, args.records.as_deref()) {
         Ok(session) => session,
         Err(error) => return tournament_ending(error),
     };
@@ -536,7 +555,7 @@ pub fn tournament(args: &TournamentArgs) -> Ending {
     if !args.quiet && done > 0 {
         say(&format!(
             "{}: {done} of {total} matches already played; playing the other {}",
-            args.results.display(),
+            results.display(),
             total - done
         ));
     }
@@ -632,6 +651,36 @@ impl TournamentProgress for Progress {
         if !self.quiet {
             say(&format!("  {status}"));
         }
+    }
+}
+
+/// `katazuke tournament-merge`: the shards' results put together.
+pub fn tournament_merge(args: &TournamentMergeArgs) -> Ending {
+    let merged = match merge_results(&args.files) {
+        Ok(merged) => merged,
+        Err(error) => return tournament_ending(error),
+    };
+    if let Some(path) = &args.output {
+        if let Err(message) = check_extension(path, "jsonl", "the results file", &[]) {
+            return Ending::Invalid(message);
+        }
+        if args.files.iter().any(|file| same_file(file, path)) {
+            return Ending::Invalid(format!(
+                "-o {} is one of the shards: name another file",
+                path.display()
+            ));
+        }
+        let text = merged.results_file();
+        let written = write_output(path, "results file", TEMPORARY_PREFIX, |out| {
+            Ok(out.write_all(text.as_bytes())?)
+        });
+        if let Err(ending) = written {
+            return ending;
+        }
+    }
+    match print_out(&merged.standings.table()) {
+        Ok(()) => Ending::Success,
+        Err(error) => Ending::Error(error),
     }
 }
 

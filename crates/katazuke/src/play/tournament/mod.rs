@@ -46,6 +46,7 @@
 //! the players do not look at the wall clock themselves (the built-in
 //! search does when the think time, not its node budget, stops it).
 
+mod merge;
 mod results_file;
 mod schedule;
 mod sequential;
@@ -77,8 +78,9 @@ use crate::model::team::{PerTeam, Team};
 use crate::rules::game::Policy;
 use crate::rules::result::MatchResult;
 use crate::TEMPORARY_PREFIX;
-use edge::{LockError, RunLock, MAX_LINE_BYTES};
+use edge::{LockError, RunLock, Shard, MAX_LINE_BYTES};
 
+pub use merge::{merge_results, Merged};
 use results_file::{check_folder, json_line, lock_path, write_line};
 pub use schedule::{Pairing, TournamentKind, MAX_ENTRANTS, MAX_MATCHES};
 use sequential::SequentialTest;
@@ -111,6 +113,11 @@ pub struct Tournament {
     /// [`crate::play::io_log`]), written for the matches with a program
     /// in them.
     pub io_logs: Option<PathBuf>,
+    /// The part of the schedule this run plays: match `p` belongs to
+    /// shard `p % N + 1` of `N` ([`Shard::WHOLE`] for all of it). Each
+    /// shard has a results file of its own; `merge_results` puts them
+    /// together.
+    pub shard: Shard,
 }
 
 /// Told of each match as soon as it is played and in the results file, so
@@ -204,6 +211,9 @@ pub enum TournamentError {
         /// Its lock, held by the other run.
         held: LockError,
     },
+    /// The results files given to merge are not the shards of one whole
+    /// tournament, each complete.
+    Shards(String),
     /// A match went wrong in a way no player can cause.
     Match {
         /// The pairing's index.
@@ -241,6 +251,7 @@ impl fmt::Display for TournamentError {
             TournamentError::Busy { path, held } => {
                 write!(f, "{} is in use: {held}", path.display())
             }
+            TournamentError::Shards(problem) => f.write_str(problem),
             TournamentError::Match { index, problem } => write!(f, "match {index}: {problem}"),
         }
     }
@@ -408,6 +419,13 @@ impl Tournament {
             if names[..index].contains(name) {
                 return setup(format!("{name} is an entrant twice"));
             }
+        }
+        if self.sprt.is_some() && self.shard != Shard::WHOLE {
+            return setup(
+                "an SPRT reads the matches in order and decides where to stop: it cannot be \
+                 split into shards (play it on one machine, with -j)"
+                    .into(),
+            );
         }
         if self.sprt.is_some() && self.entrants.len() != 2 {
             return setup(format!(
@@ -629,9 +647,14 @@ impl Session<'_> {
         &self.outcomes
     }
 
-    /// The number of matches in the schedule.
+    /// The number of matches this run plays in all: the schedule's, or
+    /// its shard's.
     pub fn total(&self) -> usize {
-        self.schedule.len()
+        let shard = self.tournament.shard;
+        self.schedule
+            .iter()
+            .filter(|pairing| shard.contains(pairing.index))
+            .count()
     }
 
     /// Plays every match of the schedule that the results file does not
@@ -677,7 +700,9 @@ impl Session<'_> {
         } else {
             schedule
                 .iter()
-                .filter(|pairing| !done.contains(&pairing.index))
+                .filter(|pairing| {
+                    tournament.shard.contains(pairing.index) && !done.contains(&pairing.index)
+                })
                 .copied()
                 .collect()
         };

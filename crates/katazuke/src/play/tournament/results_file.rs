@@ -7,7 +7,7 @@ use std::fs;
 use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use super::{
@@ -19,27 +19,32 @@ use crate::play::arena::OnIllegal;
 use crate::play::player::Clock;
 use crate::rules::result::{MatchResult, CRITERIA};
 use crate::TEMPORARY_PREFIX;
-use edge::{BadLine, BoundedLines};
+use edge::{BadLine, BoundedLines, Shard};
 
 /// The results file's format, in its header.
 const RESULTS_VERSION: u32 = 1;
 
 /// The results file's first line.
-#[derive(Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub(super) struct Header {
-    tournament: u32,
-    format: &'static str,
-    entrants: Vec<String>,
-    fields: usize,
-    fields_sha256: String,
-    clock: &'static str,
-    think_ms: u64,
-    illegal: &'static str,
+    pub(super) tournament: u32,
+    pub(super) format: String,
+    pub(super) entrants: Vec<String>,
+    pub(super) fields: usize,
+    pub(super) fields_sha256: String,
+    pub(super) clock: String,
+    pub(super) think_ms: u64,
+    pub(super) illegal: String,
     /// Left out at 0, so that the files of runs before the margin existed
     /// are still this tournament's.
-    #[serde(skip_serializing_if = "is_zero")]
-    time_margin_ms: u64,
-    seed: u64,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub(super) time_margin_ms: u64,
+    pub(super) seed: u64,
+    /// `K/N` for shard K of N, none for the whole tournament: last, so
+    /// that the shards' headers without it are the whole run's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(super) shard: Option<String>,
 }
 
 fn is_zero(value: &u64) -> bool {
@@ -59,21 +64,24 @@ impl Tournament {
             .collect();
         Header {
             tournament: RESULTS_VERSION,
-            format: self.kind.name(),
+            format: self.kind.name().into(),
             entrants: self.names(),
             fields: self.fields.len(),
             fields_sha256,
             clock: match self.options.clock {
                 Clock::Wall => "wall",
                 Clock::Virtual => "virtual",
-            },
+            }
+            .into(),
             think_ms: u64::try_from(self.options.think.as_millis()).unwrap_or(u64::MAX),
             illegal: match self.options.illegal {
                 OnIllegal::Pass => "pass",
                 OnIllegal::Out => "out",
-            },
+            }
+            .into(),
             time_margin_ms: u64::try_from(self.options.margin.as_millis()).unwrap_or(u64::MAX),
             seed: self.seed,
+            shard: (self.shard != Shard::WHOLE).then(|| self.shard.to_string()),
         }
     }
 
@@ -164,7 +172,19 @@ impl Tournament {
                 };
                 let outcome: MatchOutcome = serde_json::from_str(&text)
                     .map_err(|error| damaged(format!("not a match's result: {error}")))?;
-                check_outcome(&outcome, schedule, &self.fields, &names).map_err(damaged)?;
+                check_outcome(&outcome, schedule, &names)
+                    .and_then(|pairing| check_within_field(&outcome, pairing, &self.fields))
+                    .map_err(damaged)?;
+                if !self.shard.contains(outcome.pairing) {
+                    return Err(damaged(format!(
+                        "match {} is not one of shard {}'s (a shard of {} plays match p when \
+                         p % {} + 1 is its number)",
+                        outcome.pairing,
+                        self.shard,
+                        self.shard.count(),
+                        self.shard.count()
+                    )));
+                }
                 if let Some(earlier) = line_of.insert(outcome.pairing, number) {
                     return Err(damaged(format!(
                         "match {} is already on line {earlier}",
@@ -272,12 +292,13 @@ fn header_differences(found: &str, expected: &Header) -> String {
 /// Whether `outcome` is a true result of the match `schedule` has at its
 /// place: between the entrants with the letters the schedule gives them,
 /// on its field, with totals that field allows and the winner they give.
-fn check_outcome(
+/// Checks that `outcome` is the match the schedule has at its place, and
+/// true to itself; returns its pairing.
+pub(super) fn check_outcome<'s>(
     outcome: &MatchOutcome,
-    schedule: &[Pairing],
-    fields: &[MatchSetup],
+    schedule: &'s [Pairing],
     names: &[String],
-) -> Result<(), String> {
+) -> Result<&'s Pairing, String> {
     let index = outcome.pairing;
     let Some(pairing) = schedule.get(index) else {
         return Err(format!(
@@ -322,34 +343,6 @@ fn check_outcome(
             ));
         }
     }
-    let limits = Limits::of(&fields[pairing.field]);
-    let beyond = |what: &str, claimed: u64, most: u64| {
-        (claimed > most).then(|| {
-            format!(
-                "match {index} has {claimed} {what} over both games, more than field {} \
-                 allows ({most})",
-                pairing.field
-            )
-        })
-    };
-    let sum = |pair: PerTeam<u32>| u64::from(pair.a) + u64::from(pair.b);
-    let too_much = beyond("cells of territory", sum(territory), limits.territory)
-        .or_else(|| beyond("objects cleared", sum(outcome.objects), limits.objects))
-        .or_else(|| {
-            let time = outcome.time_used;
-            beyond("ms used by A", time.a, limits.team_time)
-                .or_else(|| beyond("ms used by B", time.b, limits.team_time))
-                .or_else(|| {
-                    beyond(
-                        "ms used by both teams",
-                        time.a.saturating_add(time.b),
-                        limits.game_time,
-                    )
-                })
-        });
-    if let Some(problem) = too_much {
-        return Err(problem);
-    }
     // Territory comes only from start cells (three a team over the two
     // games, §3.1) and from cells a team cleared, each by at least one
     // object (§6.1); and every turn charges at least a millisecond (§7).
@@ -386,7 +379,44 @@ fn check_outcome(
             decision(decided.winner, decided.criterion)
         ));
     }
-    Ok(())
+    Ok(pairing)
+}
+
+/// Checks that `outcome`'s totals are within what its field and clocks
+/// allow.
+fn check_within_field(
+    outcome: &MatchOutcome,
+    pairing: &Pairing,
+    fields: &[MatchSetup],
+) -> Result<(), String> {
+    let index = outcome.pairing;
+    let territory = outcome.territory;
+    let limits = Limits::of(&fields[pairing.field]);
+    let beyond = |what: &str, claimed: u64, most: u64| {
+        (claimed > most).then(|| {
+            format!(
+                "match {index} has {claimed} {what} over both games, more than field {} \
+                 allows ({most})",
+                pairing.field
+            )
+        })
+    };
+    let sum = |pair: PerTeam<u32>| u64::from(pair.a) + u64::from(pair.b);
+    let too_much = beyond("cells of territory", sum(territory), limits.territory)
+        .or_else(|| beyond("objects cleared", sum(outcome.objects), limits.objects))
+        .or_else(|| {
+            let time = outcome.time_used;
+            beyond("ms used by A", time.a, limits.team_time)
+                .or_else(|| beyond("ms used by B", time.b, limits.team_time))
+                .or_else(|| {
+                    beyond(
+                        "ms used by both teams",
+                        time.a.saturating_add(time.b),
+                        limits.game_time,
+                    )
+                })
+        });
+    too_much.map_or(Ok(()), Err)
 }
 
 /// A match's winner and deciding criterion in words.

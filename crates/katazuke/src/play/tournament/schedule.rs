@@ -36,7 +36,7 @@ impl TournamentKind {
     }
 
     /// How many pairs of `entrants` meet.
-    fn pairs_among(self, entrants: usize) -> u128 {
+    pub(super) fn pairs_among(self, entrants: usize) -> u128 {
         let n = entrants as u128;
         match self {
             TournamentKind::RoundRobin => n * n.saturating_sub(1) / 2,
@@ -95,25 +95,12 @@ impl Tournament {
     /// played every pair about equally often. Refused when there would be
     /// more than [`MAX_MATCHES`].
     pub fn schedule(&self) -> Result<Vec<Pairing>, TournamentError> {
-        let matches = self.check_size()?;
-        let pairs = self.pairs();
-        let mut schedule = Vec::with_capacity(matches);
-        for field in 0..self.fields.len() {
-            for &(earlier, later) in &pairs {
-                let (a, b) = if field % 2 == 0 {
-                    (earlier, later)
-                } else {
-                    (later, earlier)
-                };
-                schedule.push(Pairing {
-                    index: schedule.len(),
-                    a,
-                    b,
-                    field,
-                });
-            }
-        }
-        Ok(schedule)
+        self.check_size()?;
+        Ok(schedule_of(
+            self.kind,
+            self.entrants.len(),
+            self.fields.len(),
+        ))
     }
 
     /// The number of matches, if it is within [`MAX_MATCHES`] and the
@@ -139,15 +126,37 @@ impl Tournament {
         // Within MAX_MATCHES, so within usize.
         Ok(matches as usize)
     }
+}
 
-    /// The pairs that meet, the earlier entrant first.
-    pub(super) fn pairs(&self) -> Vec<(usize, usize)> {
-        let n = self.entrants.len();
-        match self.kind {
-            TournamentKind::RoundRobin => (0..n)
-                .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
-                .collect(),
-            TournamentKind::Gauntlet => (1..n).map(|j| (0, j)).collect(),
+/// The schedule of a `kind` of `entrants` over `fields` (see
+/// [`Tournament::schedule`]), its size checked by the caller.
+pub(super) fn schedule_of(kind: TournamentKind, entrants: usize, fields: usize) -> Vec<Pairing> {
+    let pairs = pairs_of(kind, entrants);
+    let mut schedule = Vec::with_capacity(pairs.len() * fields);
+    for field in 0..fields {
+        for &(earlier, later) in &pairs {
+            let (a, b) = if field % 2 == 0 {
+                (earlier, later)
+            } else {
+                (later, earlier)
+            };
+            schedule.push(Pairing {
+                index: schedule.len(),
+                a,
+                b,
+                field,
+            });
         }
+    }
+    schedule
+}
+
+/// The pairs that meet, the earlier entrant first.
+fn pairs_of(kind: TournamentKind, n: usize) -> Vec<(usize, usize)> {
+    match kind {
+        TournamentKind::RoundRobin => (0..n)
+            .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
+            .collect(),
+        TournamentKind::Gauntlet => (1..n).map(|j| (0, j)).collect(),
     }
 }

@@ -13,55 +13,64 @@ impl Tournament {
     /// pairings not in it are left out; a results file never gives any).
     /// The same outcomes in any order give the same standings.
     pub(super) fn standings(&self, schedule: &[Pairing], outcomes: &[MatchOutcome]) -> Standings {
-        let n = self.entrants.len();
-        let mut tallies = vec![Tally::default(); n];
-        let mut cross: Vec<Vec<Option<Versus>>> = vec![vec![None; n]; n];
-        for outcome in outcomes {
-            let Some(pairing) = schedule.get(outcome.pairing) else {
-                continue;
-            };
-            for team in Team::BOTH {
-                let (me, them) = (pairing.entrant(team), pairing.entrant(team.other()));
-                tallies[me].add(outcome, team);
-                let versus = cross[me][them].get_or_insert_with(Versus::default);
-                versus.points += match_points(outcome.winner, team);
-                versus.matches += 1;
+        standings_of(self.names(), schedule, outcomes)
+    }
+}
+
+/// The standings of the entrants `names` over `outcomes`, matches of
+/// `schedule` (see [`Tournament::standings`]).
+pub(super) fn standings_of(
+    names: Vec<String>,
+    schedule: &[Pairing],
+    outcomes: &[MatchOutcome],
+) -> Standings {
+    let n = names.len();
+    let mut tallies = vec![Tally::default(); n];
+    let mut cross: Vec<Vec<Option<Versus>>> = vec![vec![None; n]; n];
+    for outcome in outcomes {
+        let Some(pairing) = schedule.get(outcome.pairing) else {
+            continue;
+        };
+        for team in Team::BOTH {
+            let (me, them) = (pairing.entrant(team), pairing.entrant(team.other()));
+            tallies[me].add(outcome, team);
+            let versus = cross[me][them].get_or_insert_with(Versus::default);
+            versus.points += match_points(outcome.winner, team);
+            versus.matches += 1;
+        }
+    }
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by(|&i, &j| tallies[i].rank_before(&tallies[j]).then(i.cmp(&j)));
+    let rows = order
+        .iter()
+        .enumerate()
+        .map(|(place, &entrant)| {
+            let tally = &tallies[entrant];
+            Standing {
+                rank: place + 1,
+                entrant,
+                name: names[entrant].clone(),
+                points: tally.matches.points(),
+                matches: tally.matches,
+                games: tally.games,
+                territory: tally.territory,
+                objects: tally.objects,
+                time_used: tally.time_used,
+                elo: tally.matches.elo(),
+                pairs: tally.pairs,
+                pair_elo: tally.pairs.elo(),
+                latency: Latency::default(),
             }
-        }
-        let mut order: Vec<usize> = (0..n).collect();
-        order.sort_by(|&i, &j| tallies[i].rank_before(&tallies[j]).then(i.cmp(&j)));
-        let names = self.names();
-        let rows = order
-            .iter()
-            .enumerate()
-            .map(|(place, &entrant)| {
-                let tally = &tallies[entrant];
-                Standing {
-                    rank: place + 1,
-                    entrant,
-                    name: names[entrant].clone(),
-                    points: tally.matches.points(),
-                    matches: tally.matches,
-                    games: tally.games,
-                    territory: tally.territory,
-                    objects: tally.objects,
-                    time_used: tally.time_used,
-                    elo: tally.matches.elo(),
-                    pairs: tally.pairs,
-                    pair_elo: tally.pairs.elo(),
-                    latency: Latency::default(),
-                }
-            })
-            .collect();
-        let cross = order
-            .iter()
-            .map(|&row| order.iter().map(|&column| cross[row][column]).collect())
-            .collect();
-        Standings {
-            rows,
-            cross,
-            sprt: None,
-        }
+        })
+        .collect();
+    let cross = order
+        .iter()
+        .map(|&row| order.iter().map(|&column| cross[row][column]).collect())
+        .collect();
+    Standings {
+        rows,
+        cross,
+        sprt: None,
     }
 }
 

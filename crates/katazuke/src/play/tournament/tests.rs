@@ -11,6 +11,7 @@ use crate::play::latency::Latency;
 use crate::play::player::Clock;
 use crate::play::sprt::{Decision, Sprt, SprtStatus};
 use crate::play::suite::practice_setup;
+use edge::Shard;
 
 /// Fast and reproducible: the virtual clock, and thinking bounded so
 /// generously that the built-in search stops by its node count, never
@@ -32,6 +33,7 @@ fn tiny(kind: TournamentKind) -> Tournament {
         seed: 7,
         sprt: None,
         io_logs: None,
+        shard: Shard::WHOLE,
     }
 }
 
@@ -583,5 +585,74 @@ fn standings_count_each_match_as_a_pair_of_games() {
         standings.table().contains("[0, 1, 1, 1, 1]"),
         "{}",
         standings.table()
+    );
+}
+
+#[test]
+fn shards_merge_to_the_results_of_one_run_byte_for_byte() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let whole = tiny(TournamentKind::RoundRobin);
+    let single = dir.path().join("single.jsonl");
+    let standings = whole
+        .run(&single, 1, None, &mut |_: &MatchOutcome| {})
+        .expect("one run");
+    let mut paths = Vec::new();
+    for index in 1..=4 {
+        let mut shard = whole.clone();
+        shard.shard = Shard::new(index, 4).expect("a shard");
+        let path = dir.path().join(format!("shard-{index}.jsonl"));
+        let played = shard
+            .run(&path, 2, None, &mut |_: &MatchOutcome| {})
+            .expect("a shard's run");
+        // Matches 0 and 4 are shard 1's, 1 and 5 shard 2's, 2 shard 3's,
+        // 3 shard 4's.
+        let count = played
+            .rows
+            .iter()
+            .map(|row| row.matches.total())
+            .sum::<u32>()
+            / 2;
+        assert_eq!(count, if index <= 2 { 2 } else { 1 });
+        assert!(lines(&path)[0].ends_with(&format!(",\"shard\":\"{index}/4\"}}")));
+        paths.push(path);
+    }
+    paths.reverse();
+    let merged = merge_results(&paths).expect("the shards merge");
+    assert_eq!(
+        merged.results_file(),
+        fs::read_to_string(&single).expect("the single run's file")
+    );
+    assert_eq!(merged.standings, without_times(standings));
+    // A shard missing, or given twice.
+    let error = merge_results(&paths[1..]).expect_err("shard 4 missing");
+    assert_eq!(error.to_string(), "shard 4 of 4 is missing");
+    let twice = [paths[0].clone(), paths[0].clone()];
+    assert!(merge_results(&twice)
+        .expect_err("twice")
+        .to_string()
+        .starts_with("shard 4/4 is given twice"));
+    // A line in another shard's file.
+    let one = dir.path().join("shard-1.jsonl");
+    let mut moved = lines(&one);
+    moved.push(lines(&dir.path().join("shard-3.jsonl"))[1].clone());
+    fs::write(&one, moved.join("\n") + "\n").expect("rewritten");
+    let error = merge_results(&paths).expect_err("a match in the wrong shard");
+    assert!(
+        error
+            .to_string()
+            .contains("line 4: match 2 is not one of shard 1/4's"),
+        "{error}"
+    );
+    // A shard's run refuses it too, on resuming.
+    let mut first = whole.clone();
+    first.shard = Shard::new(1, 4).expect("a shard");
+    let error = first
+        .run(&one, 1, None, &mut |_: &MatchOutcome| {})
+        .expect_err("refused");
+    assert!(
+        error
+            .to_string()
+            .contains("match 2 is not one of shard 1/4's"),
+        "{error}"
     );
 }
