@@ -1,12 +1,17 @@
 //! 片付けマス: refereeing throughput on long random legal matches (turns a
-//! second, parsing included), and the replay GIF of a 200-turn match.
+//! second, parsing included), the replay GIF of a 200-turn match, and a
+//! quick match played in memory (what a tournament match costs before the
+//! runner's own work).
 //! `cargo bench --bench katazuke`; results are in BENCHMARKS.md.
 
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
-use katazuke::{random_match, random_params, read, write_replay, Policy, ReplayOptions};
+use katazuke::{
+    play_match, practice_setup, random_match, random_params, read, write_replay, Clock,
+    GreedyPlayer, PerTeam, PlayOptions, Policy, RandomPlayer, ReplayOptions,
+};
 
 /// A random legal match on a field of `rows` by `columns` with the clocks
 /// given, without overruns: as `examples/random_match.rs` makes it.
@@ -64,5 +69,39 @@ fn replay(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, referee, replay);
+/// Matches of the greedy player against the random one on practice
+/// fields 1 to 10 under the virtual clock, as `katazuke tournament
+/// builtin:greedy builtin:random` plays them, without the record's
+/// checking or the results file: the runner's overhead is a tournament's
+/// time a match less this.
+fn quick_match(c: &mut Criterion) {
+    let setups: Vec<_> = (1..=10).map(practice_setup).collect();
+    let options = PlayOptions {
+        clock: Clock::Virtual,
+        ..PlayOptions::default()
+    };
+    let mut group = c.benchmark_group("katazuke");
+    group.throughput(Throughput::Elements(setups.len() as u64));
+    group.bench_function("play 10 matches, greedy against random, in memory", |b| {
+        b.iter(|| {
+            for setup in &setups {
+                let (mut a, mut b) = (GreedyPlayer, RandomPlayer::new(7));
+                black_box(
+                    play_match(
+                        black_box(setup),
+                        PerTeam {
+                            a: &mut a,
+                            b: &mut b,
+                        },
+                        &options,
+                    )
+                    .expect("practice starts are legal"),
+                );
+            }
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, referee, replay, quick_match);
 criterion_main!(benches);
