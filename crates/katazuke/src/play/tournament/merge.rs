@@ -228,7 +228,7 @@ fn read_shard(path: &Path) -> Result<(Header, Shard, Vec<(usize, MatchOutcome)>)
         }
         let outcome: MatchOutcome = serde_json::from_str(&text)
             .map_err(|error| damaged(number, format!("not a match's result: {error}")))?;
-        check_outcome(&outcome, &schedule, &header.entrants)
+        check_outcome(&outcome, &schedule, &header.entrants, None)
             .map_err(|problem| damaged(number, problem))?;
         if let Some(earlier) = seen.insert(outcome.pairing, number) {
             return Err(damaged(

@@ -172,9 +172,7 @@ impl Tournament {
                 };
                 let outcome: MatchOutcome = serde_json::from_str(&text)
                     .map_err(|error| damaged(format!("not a match's result: {error}")))?;
-                check_outcome(&outcome, schedule, &names)
-                    .and_then(|pairing| check_within_field(&outcome, pairing, &self.fields))
-                    .map_err(damaged)?;
+                check_outcome(&outcome, schedule, &names, Some(&self.fields)).map_err(damaged)?;
                 if !self.shard.contains(outcome.pairing) {
                     return Err(damaged(format!(
                         "match {} is not one of shard {}'s (a shard of {} plays match p when \
@@ -292,13 +290,14 @@ fn header_differences(found: &str, expected: &Header) -> String {
 /// Whether `outcome` is a true result of the match `schedule` has at its
 /// place: between the entrants with the letters the schedule gives them,
 /// on its field, with totals that field allows and the winner they give.
-/// Checks that `outcome` is the match the schedule has at its place, and
-/// true to itself; returns its pairing.
-pub(super) fn check_outcome<'s>(
+/// Checks that `outcome` is the match the schedule has at its place, true
+/// to itself, and (given `fields`) within what its field and clocks allow.
+pub(super) fn check_outcome(
     outcome: &MatchOutcome,
-    schedule: &'s [Pairing],
+    schedule: &[Pairing],
     names: &[String],
-) -> Result<&'s Pairing, String> {
+    fields: Option<&[MatchSetup]>,
+) -> Result<(), String> {
     let index = outcome.pairing;
     let Some(pairing) = schedule.get(index) else {
         return Err(format!(
@@ -343,6 +342,38 @@ pub(super) fn check_outcome<'s>(
             ));
         }
     }
+    // The totals each field allows, when the fields are at hand (a run
+    // has them; a merge of shards does not).
+    if let Some(fields) = fields {
+        let limits = Limits::of(&fields[pairing.field]);
+        let beyond = |what: &str, claimed: u64, most: u64| {
+            (claimed > most).then(|| {
+                format!(
+                    "match {index} has {claimed} {what} over both games, more than field {} \
+                     allows ({most})",
+                    pairing.field
+                )
+            })
+        };
+        let sum = |pair: PerTeam<u32>| u64::from(pair.a) + u64::from(pair.b);
+        let too_much = beyond("cells of territory", sum(territory), limits.territory)
+            .or_else(|| beyond("objects cleared", sum(outcome.objects), limits.objects))
+            .or_else(|| {
+                let time = outcome.time_used;
+                beyond("ms used by A", time.a, limits.team_time)
+                    .or_else(|| beyond("ms used by B", time.b, limits.team_time))
+                    .or_else(|| {
+                        beyond(
+                            "ms used by both teams",
+                            time.a.saturating_add(time.b),
+                            limits.game_time,
+                        )
+                    })
+            });
+        if let Some(problem) = too_much {
+            return Err(problem);
+        }
+    }
     // Territory comes only from start cells (three a team over the two
     // games, §3.1) and from cells a team cleared, each by at least one
     // object (§6.1); and every turn charges at least a millisecond (§7).
@@ -379,44 +410,7 @@ pub(super) fn check_outcome<'s>(
             decision(decided.winner, decided.criterion)
         ));
     }
-    Ok(pairing)
-}
-
-/// Checks that `outcome`'s totals are within what its field and clocks
-/// allow.
-fn check_within_field(
-    outcome: &MatchOutcome,
-    pairing: &Pairing,
-    fields: &[MatchSetup],
-) -> Result<(), String> {
-    let index = outcome.pairing;
-    let territory = outcome.territory;
-    let limits = Limits::of(&fields[pairing.field]);
-    let beyond = |what: &str, claimed: u64, most: u64| {
-        (claimed > most).then(|| {
-            format!(
-                "match {index} has {claimed} {what} over both games, more than field {} \
-                 allows ({most})",
-                pairing.field
-            )
-        })
-    };
-    let sum = |pair: PerTeam<u32>| u64::from(pair.a) + u64::from(pair.b);
-    let too_much = beyond("cells of territory", sum(territory), limits.territory)
-        .or_else(|| beyond("objects cleared", sum(outcome.objects), limits.objects))
-        .or_else(|| {
-            let time = outcome.time_used;
-            beyond("ms used by A", time.a, limits.team_time)
-                .or_else(|| beyond("ms used by B", time.b, limits.team_time))
-                .or_else(|| {
-                    beyond(
-                        "ms used by both teams",
-                        time.a.saturating_add(time.b),
-                        limits.game_time,
-                    )
-                })
-        });
-    too_much.map_or(Ok(()), Err)
+    Ok(())
 }
 
 /// A match's winner and deciding criterion in words.
