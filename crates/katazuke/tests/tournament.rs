@@ -341,3 +341,52 @@ fn each_match_with_a_program_logs_its_lines_with_their_times() {
     );
     assert!(!dir.path().join("refused.jsonl").exists());
 }
+
+#[test]
+fn help_groups_the_options_as_a_cutechess_user_looks_for_them() {
+    let dir = temporary();
+    let help = katazuke_in(dir.path(), &["tournament", "--help"], "");
+    assert_eq!(help.code, 0, "{}", help.stderr);
+    let headings = [
+        "Players and format:",
+        "Fields and start cells (the openings):",
+        "Time control and illegal answers:",
+        "Statistics:",
+        "Running and output:",
+    ];
+    let places: Vec<usize> = headings
+        .iter()
+        .map(|heading| {
+            help.stdout
+                .lines()
+                .position(|line| line == *heading)
+                .unwrap_or_else(|| panic!("{heading} in\n{}", help.stdout))
+        })
+        .collect();
+    assert!(
+        places.windows(2).all(|pair| pair[0] < pair[1]),
+        "{places:?}"
+    );
+    // Each option under its heading.
+    let under = |option: &str| {
+        let line = help
+            .stdout
+            .lines()
+            .position(|line| line.trim_start().starts_with(option))
+            .unwrap_or_else(|| panic!("{option} in\n{}", help.stdout));
+        headings[places
+            .iter()
+            .rposition(|&place| place < line)
+            .expect("under a heading")]
+    };
+    for (option, heading) in [
+        ("--gauntlet", headings[0]),
+        ("--fields-file", headings[1]),
+        ("--time-margin", headings[2]),
+        ("--sprt", headings[3]),
+        ("--shard", headings[4]),
+        ("--log-io", headings[4]),
+    ] {
+        assert_eq!(under(option), heading, "{option}");
+    }
+}
