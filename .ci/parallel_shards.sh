@@ -11,13 +11,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=$(realpath "${SHUBBLES_BIN:-target/release/shubbles}")
 
-if ! command -v parallel >/dev/null; then
-  echo "installing GNU parallel"
-  # A new machine has no package lists yet: install finds nothing before
-  # an update.
-  if [ "$(id -u)" = 0 ]; then apt-get update -q >/dev/null && apt-get install -y -q parallel >/dev/null
-  else sudo apt-get update -q >/dev/null && sudo apt-get install -y -q parallel >/dev/null; fi
-fi
+. .ci/need_parallel.sh
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -11,11 +11,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=$(realpath "${KATAZUKE_BIN:-target/release/katazuke}")
 
-if ! command -v parallel >/dev/null; then
-  echo "installing GNU parallel"
-  if [ "$(id -u)" = 0 ]; then apt-get update -q >/dev/null && apt-get install -y -q parallel >/dev/null
-  else sudo apt-get update -q >/dev/null && sudo apt-get install -y -q parallel >/dev/null; fi
-fi
+. .ci/need_parallel.sh
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

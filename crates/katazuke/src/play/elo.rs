@@ -70,17 +70,25 @@ impl Score {
             + f64::from(self.draws) * (0.5 - p).powi(2)
             + f64::from(self.losses) * p.powi(2))
             / n;
-        let margin = Z_95 * (variance / n).sqrt();
-        let (low, high) = (p - margin, p + margin);
-        let error = if low <= 0.0 || high >= 1.0 {
-            f64::INFINITY
-        } else {
-            (difference(high) - difference(low)) / 2.0
-        };
-        Elo::Rated {
-            difference: difference(p),
-            error,
-        }
+        rated(p, variance, n)
+    }
+}
+
+/// The rating of a mean score `p` (strictly between 0 and 1) over `n`
+/// trials whose scores vary by `variance` about it: `p` is known to
+/// `± 1.96 · σ/√n` at 95 %, and the bar is half the Elo width of that
+/// interval, infinite when it reaches a score of 0 or 1.
+pub fn rated(p: f64, variance: f64, n: f64) -> Elo {
+    let margin = Z_95 * (variance / n).sqrt();
+    let (low, high) = (p - margin, p + margin);
+    let error = if low <= 0.0 || high >= 1.0 {
+        f64::INFINITY
+    } else {
+        (difference(high) - difference(low)) / 2.0
+    };
+    Elo::Rated {
+        difference: difference(p),
+        error,
     }
 }
 

@@ -8,13 +8,12 @@
 //!
 //! A pair scores its points over 2: `s = (WW + ¾·WD + ½·(WL + DD) + ¼·LD) / n`
 //! over `n` pairs, the variance is that of the five pair scores about
-//! `s`, `p` is known to `± 1.96 · σ/√n` at 95 %, and the Elo bar is half
-//! the Elo width of that interval, as in [`super::elo`] for single
-//! results.
+//! `s`, and the Elo bar is computed from it as [`super::elo`] does for
+//! single results.
 
 use std::fmt;
 
-use super::elo::{difference, Elo, Z_95};
+use super::elo::{rated, Elo};
 
 /// Matches counted by what their two games gave one entrant.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -111,16 +110,18 @@ impl Pairs {
             .map(|(&count, score)| f64::from(count) * (score - p).powi(2))
             .sum::<f64>()
             / n;
-        let margin = Z_95 * (variance / n).sqrt();
-        let (low, high) = (p - margin, p + margin);
-        let error = if low <= 0.0 || high >= 1.0 {
-            f64::INFINITY
-        } else {
-            (difference(high) - difference(low)) / 2.0
-        };
-        Elo::Rated {
-            difference: difference(p),
-            error,
+        rated(p, variance, n)
+    }
+
+    /// Pairs of these counts: LL, LD, WL, DD, WD, WW.
+    pub fn from_counts([ll, ld, wl, dd, wd, ww]: [u32; 6]) -> Pairs {
+        Pairs {
+            lost_lost: ll,
+            lost_drawn: ld,
+            won_lost: wl,
+            drawn_drawn: dd,
+            won_drawn: wd,
+            won_won: ww,
         }
     }
 }
@@ -141,14 +142,7 @@ mod tests {
     use super::*;
 
     fn pairs(ll: u32, ld: u32, wl: u32, dd: u32, wd: u32, ww: u32) -> Pairs {
-        Pairs {
-            lost_lost: ll,
-            lost_drawn: ld,
-            won_lost: wl,
-            drawn_drawn: dd,
-            won_drawn: wd,
-            won_won: ww,
-        }
+        Pairs::from_counts([ll, ld, wl, dd, wd, ww])
     }
 
     fn rated(elo: Elo) -> (f64, f64) {

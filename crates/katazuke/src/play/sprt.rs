@@ -243,26 +243,15 @@ impl fmt::Display for SprtStatus {
 mod tests {
     use super::*;
 
-    fn pairs(ll: u32, ld: u32, wl: u32, dd: u32, wd: u32, ww: u32) -> Pairs {
-        Pairs {
-            lost_lost: ll,
-            lost_drawn: ld,
-            won_lost: wl,
-            drawn_drawn: dd,
-            won_drawn: wd,
-            won_won: ww,
-        }
-    }
-
     #[test]
     fn the_published_log_likelihood_ratios() {
         // fastchess's tests (app/tests/sprt_test.cpp, "logistic
         // pentanomial"), counts LL, LD, WL, DD, WD, WW: −3.07 and −4.98.
         let test = Sprt::new(0.5, 2.5, 0.05, 0.05).unwrap();
-        let llr = test.llr(pairs(223, 9863, 20279, 1000, 10037, 246));
+        let llr = test.llr(Pairs::from_counts([223, 9863, 20279, 1000, 10037, 246]));
         assert!((llr - -3.07).abs() < 0.01, "{llr}");
         let test = Sprt::new(0.0, 2.0, 0.05, 0.05).unwrap();
-        let llr = test.llr(pairs(871, 26175, 55003, 980, 26678, 821));
+        let llr = test.llr(Pairs::from_counts([871, 26175, 55003, 980, 26678, 821]));
         assert!((llr - -4.98).abs() < 0.01, "{llr}");
     }
 
@@ -309,7 +298,7 @@ mod tests {
         assert_eq!(decision, Decision::AcceptElo1);
         assert!((5..=40).contains(&after), "{after}");
         // The mirror image accepts elo0.
-        let losing = pairs(10, 0, 10, 0, 0, 0);
+        let losing = Pairs::from_counts([10, 0, 10, 0, 0, 0]);
         assert_eq!(test.status(losing).decision, Decision::AcceptElo0);
         assert!(
             test.llr(losing.reversed()) > 1.0,

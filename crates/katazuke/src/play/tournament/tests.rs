@@ -46,6 +46,26 @@ fn without_times(mut standings: Standings) -> Standings {
     standings
 }
 
+/// A result for `pairing` of `schedule`, made up for the standings'
+/// tests: each team won a game, territory 10 to 9, A's time 1 s and B's
+/// 2 s.
+fn made_up(tournament: &Tournament, schedule: &[Pairing], pairing: usize) -> MatchOutcome {
+    let p = schedule[pairing];
+    MatchOutcome {
+        pairing,
+        field: p.field,
+        a: tournament.entrants[p.a].to_string(),
+        b: tournament.entrants[p.b].to_string(),
+        winner: None,
+        criterion: None,
+        wins: PerTeam { a: 1, b: 1 },
+        territory: PerTeam { a: 10, b: 9 },
+        objects: PerTeam { a: 5, b: 5 },
+        time_used: PerTeam { a: 1_000, b: 2_000 },
+        turns: 10,
+    }
+}
+
 fn lines(path: &Path) -> Vec<String> {
     fs::read_to_string(path)
         .expect("the results file")
@@ -315,21 +335,10 @@ fn unplayable_tournaments_are_refused_before_any_match() {
 fn standings_rank_by_share_and_cross_table_by_rank() {
     let tournament = tiny(TournamentKind::Gauntlet);
     let schedule = tournament.schedule().expect("small");
-    let outcome = |pairing: usize, winner: Option<Team>| {
-        let p = schedule[pairing];
-        MatchOutcome {
-            pairing,
-            field: p.field,
-            a: tournament.entrants[p.a].to_string(),
-            b: tournament.entrants[p.b].to_string(),
-            winner,
-            criterion: winner.map(|_| 2),
-            wins: PerTeam { a: 1, b: 1 },
-            territory: PerTeam { a: 10, b: 9 },
-            objects: PerTeam { a: 5, b: 5 },
-            time_used: PerTeam { a: 1_000, b: 2_000 },
-            turns: 10,
-        }
+    let outcome = |pairing: usize, winner: Option<Team>| MatchOutcome {
+        winner,
+        criterion: winner.map(|_| 2),
+        ..made_up(&tournament, &schedule, pairing)
     };
     // Gauntlet: 0–1 and 0–2 on field 0 (0 is A), 1–0 and 2–0 on
     // field 1 (0 is B). Entrant 0 wins three and leaves one level.
@@ -549,21 +558,11 @@ fn an_sprt_needs_two_entrants() {
 fn standings_count_each_match_as_a_pair_of_games() {
     let tournament = tiny(TournamentKind::Gauntlet);
     let schedule = tournament.schedule().expect("small");
-    let outcome = |pairing: usize, wins: PerTeam<u32>| {
-        let p = schedule[pairing];
-        MatchOutcome {
-            pairing,
-            field: p.field,
-            a: tournament.entrants[p.a].to_string(),
-            b: tournament.entrants[p.b].to_string(),
-            winner: None,
-            criterion: None,
-            wins,
-            territory: PerTeam { a: 9, b: 9 },
-            objects: PerTeam { a: 5, b: 5 },
-            time_used: PerTeam { a: 1_000, b: 1_000 },
-            turns: 10,
-        }
+    let outcome = |pairing: usize, wins: PerTeam<u32>| MatchOutcome {
+        winner: None,
+        criterion: None,
+        wins,
+        ..made_up(&tournament, &schedule, pairing)
     };
     // Entrant 0 is A on field 0 and B on field 1: two wins, a win and a
     // draw, a loss and a draw, two draws.
