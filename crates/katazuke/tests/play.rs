@@ -157,6 +157,15 @@ fn a_program_hears_the_protocol_of_section_15_1() {
     assert_eq!(count("result A "), 2);
 }
 
+/// `short.ktz` in `dir`: a 2 by 3 field, a team clock of `team_time`
+/// seconds and a game clock of 3.
+fn short_clocks(dir: &Path, team_time: &str) {
+    let header = format!(
+        "katazuke 1\ncapacity: 4\nstock: 2\nteam time: {team_time}\ngame time: 3\nfield:\n  1 2 1\n  2 1 3\n"
+    );
+    std::fs::write(dir.join("short.ktz"), header).expect("a header");
+}
+
 #[test]
 fn a_slow_program_is_stopped_and_its_turn_recorded_as_timeout() {
     let dir = temporary();
@@ -184,9 +193,7 @@ fn a_slow_program_is_stopped_and_its_turn_recorded_as_timeout() {
         );
     }
     // Under the wall clock: a clock of 1 s, an answer after 3 s.
-    let header =
-        "katazuke 1\ncapacity: 4\nstock: 2\nteam time: 1\ngame time: 3\nfield:\n  1 2 1\n  2 1 3\n";
-    std::fs::write(dir.path().join("short.ktz"), header).expect("a header");
+    short_clocks(dir.path(), "1");
     // A command line of two commands, stopped as a whole.
     let slow = format!(
         "cd {} && python3 slow.py 3000 1",
@@ -207,9 +214,7 @@ fn a_slow_program_is_stopped_and_its_turn_recorded_as_timeout() {
 #[test]
 fn an_answer_within_the_time_margin_counts_and_spends_the_clock() {
     let dir = temporary();
-    let header =
-        "katazuke 1\ncapacity: 4\nstock: 2\nteam time: 0.5\ngame time: 3\nfield:\n  1 2 1\n  2 1 3\n";
-    std::fs::write(dir.path().join("short.ktz"), header).expect("a header");
+    short_clocks(dir.path(), "0.5");
     // Every answer takes 0.7 s against a clock of 0.5 s.
     let slow = fixture_player("slow.py", "700 1");
     let (record, _) = play(
