@@ -107,15 +107,15 @@ pub struct Tournament {
     /// Where the players' seeds come from.
     pub seed: u64,
     /// A sequential test between the two entrants: stop as soon as it
-    /// decides (see [`crate::play::sprt`]).
+    /// decides (see [`Sprt`]).
     pub sprt: Option<Sprt>,
     /// A folder for each match's I/O log (`match-INDEX.log`, see
-    /// [`crate::play::io_log`]), written for the matches with a program
+    /// [`IoLog`]), written for the matches with a program
     /// in them.
     pub io_logs: Option<PathBuf>,
     /// The part of the schedule this run plays: match `p` belongs to
     /// shard `p % N + 1` of `N` ([`Shard::WHOLE`] for all of it). Each
-    /// shard has a results file of its own; `merge_results` puts them
+    /// shard has a results file of its own; [`merge_results`] puts them
     /// together.
     pub shard: Shard,
 }
