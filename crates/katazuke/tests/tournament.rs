@@ -205,18 +205,21 @@ fn an_sprt_prints_its_ratio_after_every_match_and_stops_when_it_decides() {
         .count();
     assert_eq!(tests.len(), matches, "{}", ran.stderr);
     assert!(tests.iter().all(|line| line.contains("(-2.94, 2.94)")));
-    // The verdict closes the standings, before the answer times.
-    let (standings, times) = ran
-        .stdout
-        .split_once("\nAnswer times, matches of this run:\n")
-        .expect("answer times");
-    let last = standings.lines().last().unwrap_or_default();
+    // The verdict closes the standings; the answer times, measured, are
+    // said on standard error after them.
+    let last = ran.stdout.lines().last().unwrap_or_default();
     assert!(
         last.starts_with("SPRT [0, 100]: LLR ") && last.contains("accept elo1 = 100 (H1)"),
         "{}",
         ran.stdout
     );
+    let times = ran
+        .stderr
+        .split_once("Answer times, matches of this run:\n")
+        .expect("answer times")
+        .1;
     assert!(times.contains("builtin:greedy"), "{times}");
+    assert!(!ran.stdout.contains("Answer times"), "{}", ran.stdout);
     assert!(ran.stdout.contains("Pairs (0-2)"), "{}", ran.stdout);
     // -j 1: it stops at the match that decides it, far short of the
     // 10,000 fields it may use.

@@ -39,17 +39,7 @@ fn played(dir: &Path) -> (Vec<String>, String) {
     let text = fs::read_to_string(dir.join("played.jsonl")).expect("the results file");
     let lines: Vec<String> = text.lines().map(String::from).collect();
     assert_eq!(lines.len(), 3, "{text}");
-    (lines, standings(&run.stdout))
-}
-
-/// A run's standings, without the answer times that follow them (the
-/// times of its own matches, measured anew by every run).
-fn standings(stdout: &str) -> String {
-    stdout
-        .split("\nAnswer times, matches of this run:\n")
-        .next()
-        .unwrap_or_default()
-        .to_string()
+    (lines, run.stdout)
 }
 
 /// `line` with `change` made to its JSON.

@@ -14,8 +14,8 @@ use katazuke::{
     read_setup, symmetric_start, write_replay, Clock, ComputerPlayer, CostModel, Engine, FrameFold,
     FrameKind, GameSetup, IoLog, MatchOutcome, MatchRecord, MatchResult, MatchSetup, OnIllegal,
     PerTeam, PlayOptions, PlayerSpec, Policy, Position, ReplayOptions, Seeded, Setup, Sprt,
-    SprtStatus, Standings, Team, Tournament, TournamentError, TournamentKind, TournamentProgress,
-    CRITERIA, TEMPORARY_PREFIX,
+    SprtStatus, Team, Tournament, TournamentError, TournamentKind, TournamentProgress, CRITERIA,
+    TEMPORARY_PREFIX,
 };
 
 use crate::args::{
@@ -565,10 +565,19 @@ pub fn tournament(args: &TournamentArgs) -> Ending {
         quiet: args.quiet,
     };
     match session.play(args.jobs as usize, &mut progress) {
-        Ok(standings) => match print_out(&(standings.table() + &answer_times(&standings))) {
-            Ok(()) => Ending::Success,
-            Err(error) => Ending::Error(error),
-        },
+        Ok(standings) => {
+            if let Err(error) = print_out(&standings.table()) {
+                return Ending::Error(error);
+            }
+            // Measured, so said beside the standings rather than in them:
+            // standard output stays the same on every run of the same
+            // results.
+            let times = standings.answer_times();
+            if !args.quiet && !times.is_empty() {
+                say(&format!("\n{}", times.trim_end()));
+            }
+            Ending::Success
+        }
         Err(error) => tournament_ending(error),
     }
 }
@@ -604,15 +613,6 @@ fn book(args: &TournamentArgs, path: &Path) -> Result<Vec<MatchSetup>, Ending> {
         fields.truncate(count as usize);
     }
     Ok(fields)
-}
-
-/// The answer times after the standings, a blank line between, if this
-/// run played any match.
-fn answer_times(standings: &Standings) -> String {
-    match standings.answer_times() {
-        times if times.is_empty() => times,
-        times => format!("\n{times}"),
-    }
 }
 
 /// The fields an SPRT may use when --fields does not say: as many as a
