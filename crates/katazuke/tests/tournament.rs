@@ -393,3 +393,53 @@ fn help_groups_the_options_as_a_cutechess_user_looks_for_them() {
         assert_eq!(under(option), heading, "{option}");
     }
 }
+
+#[test]
+fn an_array_job_plays_its_own_shard_into_its_own_file() {
+    let dir = temporary();
+    let run = |environment: &[(&str, &str)]| {
+        std::process::Command::new(common::KATAZUKE)
+            .args([
+                "tournament",
+                "builtin:greedy",
+                "builtin:random",
+                "--fields",
+                "4",
+                "--clock",
+                "virtual",
+                "-q",
+                "--shard",
+                "auto",
+            ])
+            .env_remove("SLURM_ARRAY_TASK_ID")
+            .env_remove("JOB_COMPLETION_INDEX")
+            .envs(environment.iter().copied())
+            .current_dir(dir.path())
+            .output()
+            .expect("katazuke runs")
+    };
+    let slurm = run(&[
+        ("SLURM_ARRAY_TASK_ID", "3"),
+        ("SLURM_ARRAY_TASK_MIN", "1"),
+        ("SLURM_ARRAY_TASK_COUNT", "4"),
+    ]);
+    assert!(slurm.status.success(), "{slurm:?}");
+    let results = fs::read_to_string(dir.path().join("tournament-3-of-4.jsonl")).expect("shard 3");
+    // Shard 3 of 4 of four matches: match 2 alone.
+    assert_eq!(results.lines().count(), 2, "{results}");
+    assert!(results
+        .lines()
+        .nth(1)
+        .unwrap_or_default()
+        .starts_with("{\"pairing\":2,"));
+    let kubernetes = run(&[("JOB_COMPLETION_INDEX", "0"), ("KATAZUKE_SHARD_COUNT", "2")]);
+    assert!(kubernetes.status.success(), "{kubernetes:?}");
+    assert!(dir.path().join("tournament-1-of-2.jsonl").exists());
+    let no_count = run(&[("JOB_COMPLETION_INDEX", "0")]);
+    assert_eq!(no_count.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&no_count.stderr),
+        "katazuke: --shard auto found a shard index but no count: give --shard auto/N \
+         or set SLURM_ARRAY_TASK_COUNT or KATAZUKE_SHARD_COUNT\n"
+    );
+}

@@ -510,7 +510,9 @@ pub fn tournament(args: &TournamentArgs) -> Ending {
             "KATAZUKE_SHARD_COUNT",
         ) {
             Ok(shard) => shard,
-            Err(error) => return Ending::Invalid(format!("--shard: {error}")),
+            // The messages name --shard or the shard themselves, as
+            // shubbles batch says them.
+            Err(error) => return Ending::Invalid(error.to_string()),
         },
     };
     let results = args.results.clone().unwrap_or_else(|| {
