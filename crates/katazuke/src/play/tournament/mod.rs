@@ -54,14 +54,12 @@ mod sequential;
 mod standings;
 #[cfg(test)]
 mod tests;
+mod workers;
 
 use std::collections::BTreeSet;
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc;
-use std::thread;
 
 use serde::{Deserialize, Serialize};
 
@@ -87,6 +85,7 @@ use results_file::{check_folder, json_line, lock_path, write_line};
 pub use schedule::{Pairing, TournamentKind, MAX_ENTRANTS, MAX_MATCHES};
 use sequential::SequentialTest;
 pub use standings::Standings;
+use workers::{play_all, Enough};
 
 /// Games in a match (§9.2).
 const GAMES_PER_MATCH: u32 = 2;
@@ -388,59 +387,6 @@ impl Tournament {
         self.entrants.iter().map(PlayerSpec::to_string).collect()
     }
 
-    /// Plays `pending` on `jobs` threads, handing each outcome to `done` on
-    /// this thread in the order they end. When `done` answers that it has
-    /// enough, no new match starts. The first error, a match's or
-    /// `done`'s, stops new matches from starting and is returned once the
-    /// ones in flight have ended.
-    fn play_all(
-        &self,
-        pending: &[Pairing],
-        jobs: usize,
-        records_dir: Option<&Path>,
-        done: &mut dyn FnMut(Played) -> Result<Enough, TournamentError>,
-    ) -> Result<(), TournamentError> {
-        let next = AtomicUsize::new(0);
-        let stop = AtomicBool::new(false);
-        thread::scope(|scope| {
-            let (sender, receiver) = mpsc::channel();
-            for _ in 0..jobs.clamp(1, pending.len().max(1)) {
-                let sender = sender.clone();
-                let (next, stop) = (&next, &stop);
-                scope.spawn(move || {
-                    // Each result is taken in before the next match starts,
-                    // so that a run told it has enough starts no more.
-                    let (taken, wait) = mpsc::channel::<()>();
-                    while !stop.load(Ordering::Relaxed) {
-                        let Some(pairing) = pending.get(next.fetch_add(1, Ordering::Relaxed))
-                        else {
-                            break;
-                        };
-                        let played = self.play(pairing, records_dir);
-                        if sender.send((played, taken.clone())).is_err() || wait.recv().is_err() {
-                            break;
-                        }
-                    }
-                });
-            }
-            drop(sender);
-            let mut first_error = None;
-            for (result, taken) in receiver {
-                match result.and_then(&mut *done) {
-                    Ok(Enough::No) => {}
-                    Ok(Enough::Yes) => stop.store(true, Ordering::Relaxed),
-                    Err(error) => {
-                        stop.store(true, Ordering::Relaxed);
-                        first_error.get_or_insert(error);
-                    }
-                }
-                // The worker waits for this; it ended only if it panicked.
-                let _ = taken.send(());
-            }
-            first_error.map_or(Ok(()), Err)
-        })
-    }
-
     /// Plays one match with fresh players and referees its record.
     fn play(
         &self,
@@ -603,7 +549,12 @@ impl Session<'_> {
                 .collect()
         };
         let mut latency = vec![Latency::default(); tournament.entrants.len()];
-        tournament.play_all(&pending, jobs, records_dir.as_deref(), &mut |played| {
+        // Under a test, a match starts only within 2 × jobs − 1 places of
+        // the first unended one, so that the matches played past its
+        // decision stay that few however long one of them stalls.
+        let window = test.as_ref().map(|_| 2 * jobs - 1);
+        let play = |pairing: &Pairing| tournament.play(pairing, records_dir.as_deref());
+        play_all(&pending, jobs, window, &play, &mut |played| {
             let Played {
                 outcome,
                 latency: timed,
@@ -640,12 +591,6 @@ impl Session<'_> {
 struct Played {
     outcome: MatchOutcome,
     latency: PerTeam<Latency>,
-}
-
-/// Whether a run has played enough.
-enum Enough {
-    No,
-    Yes,
 }
 
 fn check_jobs(jobs: usize) -> Result<(), TournamentError> {

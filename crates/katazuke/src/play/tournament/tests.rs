@@ -516,8 +516,8 @@ fn an_sprt_stops_where_its_ratio_crosses_whatever_the_jobs() {
         assert!(statuses[first_crossing..].iter().all(|s| *s == status));
         let played = lines(&results).len() - 1;
         assert!(played >= status.pairs.total() as usize);
-        // Past it: matches that ended before one earlier in the schedule
-        // did (at most jobs − 1), and those started as it was crossed.
+        // Past it: only matches started within 2 × jobs − 1 places of
+        // the first unended one, however the threads were scheduled.
         assert!(
             played < status.pairs.total() as usize + 2 * jobs,
             "{played} played, {} in the test, {jobs} at once",
