@@ -123,3 +123,50 @@ fn suggest_explains_its_turn_in_match_terms() {
         run.stdout
     );
 }
+
+/// The issue's own command, played whole: `builtin:6` against `builtin:2`
+/// on the issue's field. It used to end game 2 by `timeout` while it
+/// trailed the match and lose on criterion 2; it now wins the match.
+/// (`--think-ms` so large that the position budget, not the machine's
+/// speed, ends every search: the match is the same in any build.)
+#[test]
+fn the_issues_match_is_won_by_the_level_that_used_to_throw_it() {
+    let params = "katazuke 1\ncapacity: 4\nstock: 2\nteam time: 120.0\ngame time: 180.0\nfield:\n\
+        \x20 3 5 3 5 2 3\n  2 2 3 2 2 4\n  4 3 5 4 4 1\n  0 2 5 1 4 5\n  1 1 3 0 4 5\n  1 2 0 2 0 3\n\n\
+        game 1\nfirst: A\nA start: a3\nB start: c6* a1\n\n\
+        game 2\nfirst: B\nB start: a3\nA start: c6* a1\n";
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let params_file = dir.path().join("w.ktz");
+    std::fs::write(&params_file, params).expect("the parameters");
+    let record = dir.path().join("m.ktz");
+    let (params_path, record_path) = (params_file.to_string_lossy(), record.to_string_lossy());
+    let run = katazuke(
+        &[
+            "play",
+            "--A",
+            "builtin:6",
+            "--B",
+            "builtin:2",
+            "--params",
+            &params_path,
+            "--clock",
+            "virtual",
+            "--think-ms",
+            "600000",
+            "-o",
+            &record_path,
+        ],
+        "",
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let check = katazuke(&["check", &record_path], "");
+    assert_eq!(check.code, 0, "{}", check.stdout);
+    assert!(
+        check
+            .stdout
+            .lines()
+            .any(|line| line == "match: A (builtin:6) wins by criterion 2 (territory total)"),
+        "{}",
+        check.stdout
+    );
+}
