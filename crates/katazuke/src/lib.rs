@@ -12,7 +12,7 @@
 //! it), text and pictures of the events ([`report_text`], [`board`],
 //! [`write_replay`]), the computer player's engine ([`Position`],
 //! [`Searcher`]) and matches played as they are refereed ([`play_match`],
-//! [`Tournament`]). The modules are private: what a caller uses is
+//! [`Tournament`]), and a live match at the desk ([`DeskSession`]). The modules are private: what a caller uses is
 //! re-exported here.
 //!
 //! ```
@@ -24,6 +24,7 @@
 //! assert_eq!(verdict.exit_status(), 2);
 //! ```
 
+mod desk;
 mod draw;
 mod engine;
 mod formats;
@@ -100,6 +101,11 @@ pub use play::suite::practice_setup;
 pub use play::tournament::{
     merge_results, MatchOutcome, Merged, Standings, Tournament, TournamentError, TournamentKind,
     TournamentProgress, MAX_ENTRANTS, MAX_JOBS, MAX_MATCHES,
+};
+
+pub use desk::{
+    header_of, resume, setup_of, swapped, DeskClock, DeskError, DeskSession, Entered, ResumeError,
+    TurnEntry,
 };
 
 // The README's example runs as a test, so that it stays true.

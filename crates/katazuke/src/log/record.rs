@@ -61,30 +61,9 @@ impl fmt::Display for MatchRecord {
         for (index, game) in self.games.iter().enumerate() {
             writeln!(f)?;
             writeln!(f, "game {}", index + 1)?;
-            writeln!(f, "first: {}", game.first)?;
-            for team in [game.first, game.first.other()] {
-                let cells: Vec<String> = game.start[team]
-                    .iter()
-                    .map(|&cell| {
-                        if team != game.first && cell == game.current[team] {
-                            format!("{cell}*")
-                        } else {
-                            cell.to_string()
-                        }
-                    })
-                    .collect();
-                writeln!(f, "{team} start: {}", cells.join(" "))?;
-            }
+            game.write_start(f)?;
             for (number, (turn, comment)) in game.turns.iter().enumerate() {
-                write!(f, "{:>2}. {} ", number + 1, turn.team)?;
-                match &turn.play {
-                    Play::Timeout => write!(f, "timeout")?,
-                    play => write!(f, "{play}")?,
-                }
-                if let Some(comment) = comment {
-                    write!(f, "  # {comment}")?;
-                }
-                writeln!(f)?;
+                write_turn_line(f, number + 1, turn, comment.as_deref())?;
             }
         }
         if let Some(team) = self.janken {
@@ -93,4 +72,45 @@ impl fmt::Display for MatchRecord {
         }
         Ok(())
     }
+}
+
+impl GameRecord {
+    /// The game's `first:` and start lines (§11.2), the second team's
+    /// current cell marked `*`.
+    pub fn write_start(&self, f: &mut impl fmt::Write) -> fmt::Result {
+        writeln!(f, "first: {}", self.first)?;
+        for team in [self.first, self.first.other()] {
+            let cells: Vec<String> = self.start[team]
+                .iter()
+                .map(|&cell| {
+                    if team != self.first && cell == self.current[team] {
+                        format!("{cell}*")
+                    } else {
+                        cell.to_string()
+                    }
+                })
+                .collect();
+            writeln!(f, "{team} start: {}", cells.join(" "))?;
+        }
+        Ok(())
+    }
+}
+
+/// A turn line as the canonical form writes it (§11.6): its number, team,
+/// duration and steps (or `timeout`), and its comment.
+pub fn write_turn_line(
+    f: &mut impl fmt::Write,
+    number: usize,
+    turn: &Turn,
+    comment: Option<&str>,
+) -> fmt::Result {
+    write!(f, "{number:>2}. {} ", turn.team)?;
+    match &turn.play {
+        Play::Timeout => write!(f, "timeout")?,
+        play => write!(f, "{play}")?,
+    }
+    if let Some(comment) = comment {
+        write!(f, "  # {comment}")?;
+    }
+    writeln!(f)
 }
