@@ -107,6 +107,8 @@ pub use desk::{
     header_of, resume, setup_of, swapped, DeskClock, DeskError, DeskSession, Entered, ResumeError,
     TurnEntry,
 };
+#[cfg(feature = "desk")]
+pub use desk::{serve, DeskOptions, MAX_BODY_BYTES};
 
 // The README's example runs as a test, so that it stays true.
 #[cfg(doctest)]

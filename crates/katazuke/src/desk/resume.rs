@@ -4,72 +4,13 @@
 //! the desk stopped starts afresh.
 
 use super::session::{DeskClock, DeskSession};
+use super::setup::{header_of, setup_of, ResumeError};
 use crate::log::lines;
-use crate::log::reader::{read_setup, read_unfinished};
-use crate::model::setup::{GameSetup, MatchSetup, SetupProblem};
+use crate::log::reader::read_unfinished;
+use crate::model::setup::MatchSetup;
 use crate::model::team::Team;
 use crate::model::turn::Turn;
-use crate::play::starts::symmetric_start;
 use crate::rules::game::Policy;
-
-/// Why a record cannot be taken up again.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ResumeError(pub String);
-
-impl std::fmt::Display for ResumeError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for ResumeError {}
-
-/// The header of a record or parameters file: its lines before `game 1`.
-pub fn header_of(text: &str) -> &str {
-    let mut at = 0;
-    for line in text.split_inclusive('\n') {
-        if lines::split(line).content.trim() == "game 1" {
-            return &text[..at];
-        }
-        at += line.len();
-    }
-    text
-}
-
-/// Game 2 as the desk plays it when a record or parameters file gives
-/// only game 1: the same cells, each team in the other's role (as
-/// `play` swaps them).
-pub fn swapped(game: &GameSetup) -> GameSetup {
-    let swap = |team: Team| team.other();
-    GameSetup {
-        first: swap(game.first),
-        start: crate::model::team::PerTeam::from_fn(|team| game.start[swap(team)].clone()),
-        current: crate::model::team::PerTeam::from_fn(|team| game.current[swap(team)]),
-    }
-}
-
-/// The match a record or parameters file sets up: both games' starts as
-/// it gives them; when it gives only game 1, game 2 from `fallback` (or
-/// game 1 swapped); when it gives none, `fallback`'s starts (or the
-/// symmetric ones, swapped for game 2).
-pub fn setup_of(text: &[u8], fallback: Option<&MatchSetup>) -> Result<MatchSetup, ResumeError> {
-    let setup = read_setup(text).map_err(|error| ResumeError(error.line_for("the record")))?;
-    let problem = |problem: SetupProblem| ResumeError(problem.to_string());
-    match setup.games.as_slice() {
-        [one] => {
-            let first = GameSetup::of_start(one);
-            let second = fallback
-                .map(|setup| setup.games()[1].clone())
-                .unwrap_or_else(|| swapped(&first));
-            MatchSetup::new(one.params.clone(), [first, second]).map_err(problem)
-        }
-        _ => MatchSetup::from_setup(&setup, |size| match fallback {
-            Some(setup) => setup.games().clone(),
-            None => GameSetup::swapped_pair(symmetric_start(size)),
-        })
-        .map_err(problem),
-    }
-}
 
 /// Takes up the match of `text`, a desk's record (or any log that stops
 /// anywhere), at `now`. `fallback` gives the starts the record does not

@@ -151,6 +151,8 @@ pub struct DeskSession {
     games: Vec<GamePlayed>,
     /// The running turn's clock, while a game is played.
     turn_clock: Option<TurnClock>,
+    /// The teams' names, from the header.
+    names: PerTeam<String>,
     /// The janken's winner, when the match needed one.
     janken: Option<Team>,
     /// Bumped by every change, so that pages know when to redraw.
@@ -164,7 +166,11 @@ impl DeskSession {
     pub fn new(header: &str, setup: MatchSetup, clock: DeskClock) -> DeskSession {
         let mut header = header.trim_end().to_string();
         header.push('\n');
+        let names = crate::log::reader::read_setup(header.as_bytes())
+            .map(|read| read.start.teams)
+            .unwrap_or_else(|_| PerTeam::from_fn(|team| team.letter().to_string()));
         DeskSession {
+            names,
             header,
             setup,
             clock,
@@ -183,6 +189,11 @@ impl DeskSession {
     /// The match's parameters and starts.
     pub fn setup(&self) -> &MatchSetup {
         &self.setup
+    }
+
+    /// The teams' names, as the header gives them.
+    pub fn names(&self) -> &PerTeam<String> {
+        &self.names
     }
 
     /// Bumped by every change.
@@ -251,6 +262,23 @@ impl DeskSession {
             game_left -= used;
         }
         Some((team_left, game_left))
+    }
+
+    /// Sets up another match before game 1 starts, from a parameters
+    /// file's text (its header, and optionally both games' start lines;
+    /// symmetric starts when it gives none).
+    pub fn set_up(&mut self, text: &str) -> Result<(), DeskError> {
+        if !self.games.is_empty() {
+            return Err(DeskError::NotNow(
+                "the match has begun: a new one is set up before game 1 starts".into(),
+            ));
+        }
+        let setup = super::setup::setup_of(text.as_bytes(), None)
+            .map_err(|problem| DeskError::Bad(problem.0))?;
+        let version = self.version;
+        *self = DeskSession::new(super::setup::header_of(text), setup, self.clock);
+        self.version = version + 1;
+        Ok(())
     }
 
     /// Starts the next game: game 1, or game 2 once game 1 has ended.

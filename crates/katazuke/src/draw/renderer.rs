@@ -62,6 +62,13 @@ impl Renderer {
         )
     }
 
+    /// Where `cell` is drawn: its top left corner and side, in pixels, for
+    /// a page that lets people click the board.
+    pub fn cell_rect(&self, cell: Cell) -> (i32, i32, i32) {
+        let (x, y) = self.layout.cell_origin(cell);
+        (x, y, self.layout.cell)
+    }
+
     /// The picture of `frame`, on a new canvas.
     pub fn render(&self, frame: &Frame) -> Option<Pixmap> {
         let (width, height) = self.canvas_size();

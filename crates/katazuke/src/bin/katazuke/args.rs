@@ -155,6 +155,69 @@ line is checked against the schedule and against itself, as a resumed run
 checks it. -o writes the whole tournament's results file: byte for byte
 what one run with -j 1 writes.")]
     TournamentMerge(TournamentMergeArgs),
+    /// Run a live match in the browser: the desk (the contest's timer PC), an audience screen and a team's advisor
+    #[command(after_help = DESK_HELP)]
+    Desk(DeskArgs),
+}
+
+const DESK_HELP: &str = "\
+Examples:
+  katazuke desk --params examples/katazuke/practice.ktz --record match.ktz
+  katazuke desk --resume match.ktz                       # after a crash or a power cut
+  katazuke desk --advise A --record ours.ktz             # a team's own laptop
+  katazuke desk --bind 0.0.0.0 --port 8737               # screens on other machines
+
+Open the printed address: the desk enters each team's turn (click cells or
+type the steps, then Enter), runs the clocks and referees every turn at
+once; /screen is the audience screen, read-only. The record is rewritten
+after every turn, and the event log (.jsonl) and replay GIF (.gif) are
+written beside it when the match ends. Bound to another address than
+127.0.0.1, every change needs the token it prints. Keys on the desk: C
+clear, L place, M move, S pass, E empty after, Enter end the turn, Esc
+clear the entry, P pause or resume, U undo, G start the next game.";
+
+#[derive(Args, Debug)]
+pub struct DeskArgs {
+    /// The match's header and start cells (a .ktz header, and optionally
+    /// both games' start lines); the worked example's parameters if none
+    #[arg(long, value_name = "FILE.ktz")]
+    pub params: Option<PathBuf>,
+    /// Where the record is kept, rewritten after every turn; an existing
+    /// file is refused (continue it with --resume)
+    #[arg(long, value_name = "FILE.ktz")]
+    pub record: Option<PathBuf>,
+    /// Continue the match of this record (and keep writing it, unless
+    /// --record names another file); --params gives game 2's start cells
+    /// if the record stops in game 1 and game 2 is not game 1 swapped
+    #[arg(long, value_name = "FILE.ktz")]
+    pub resume: Option<PathBuf>,
+    /// The address to serve on; another than 127.0.0.1 needs the token
+    /// printed for every change
+    #[arg(long, default_value = "127.0.0.1", value_name = "ADDR")]
+    pub bind: std::net::IpAddr,
+    /// The port; 0 picks a free one
+    #[arg(long, default_value_t = 8737, value_name = "N")]
+    pub port: u16,
+    /// Run as a team's advisor: no referee's authority, the computer
+    /// player's suggestion for this team
+    #[arg(long, value_name = "TEAM", value_parser = ["A", "B"])]
+    pub advise: Option<String>,
+    /// How a turn's duration is known: measured (wall), or typed with
+    /// each turn (manual: for entering a paper record, and tests)
+    #[arg(long, value_enum, default_value_t = DeskClockArg::Wall)]
+    pub clock: DeskClockArg,
+    /// The advisor's level (1 to 6)
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(1..=6))]
+    pub level: u8,
+}
+
+/// How the desk knows a turn's duration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum DeskClockArg {
+    /// Measured by the desk.
+    Wall,
+    /// Typed with each turn.
+    Manual,
 }
 
 #[derive(Args, Debug)]

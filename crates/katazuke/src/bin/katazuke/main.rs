@@ -9,6 +9,7 @@
 //! the library's `cli` module.
 
 mod args;
+mod desk;
 mod exit;
 mod input;
 mod play;
@@ -42,6 +43,7 @@ fn main() -> ExitCode {
         Command::Suggest(args) => play::suggest(args),
         Command::Tournament(args) => play::tournament(args),
         Command::TournamentMerge(args) => play::tournament_merge(args),
+        Command::Desk(args) => desk::desk(args),
     };
     ending.exit(PROGRAM)
 }

@@ -26,7 +26,7 @@ use crate::input::{game_turn, read_source, referee_unfinished};
 
 /// The parameters `play` uses when given none: the worked example's
 /// (KATAZUKE.md §11.4).
-const DEFAULT_PARAMS: &str = "\
+pub const DEFAULT_PARAMS: &str = "\
 katazuke 1
 capacity: 4
 stock: 2
