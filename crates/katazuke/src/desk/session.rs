@@ -338,8 +338,14 @@ impl DeskSession {
                 expected.0, expected.1, entry.game, entry.turn
             )));
         }
-        if state.ended.is_some() {
-            return Err(DeskError::NotNow(format!("game {} has ended", state.game)));
+        if let Some(reason) = state.ended {
+            return Err(DeskError::Rule {
+                code: Code::AfterEnd,
+                message: format!(
+                    "game {} ended after turn {} ({reason}) (§8.3)",
+                    state.game, state.turns
+                ),
+            });
         }
         if self.is_paused() {
             return Err(DeskError::NotNow("the desk is paused: resume first".into()));

@@ -148,6 +148,11 @@ fn every_rule_a_turn_breaks_is_returned_with_its_code_and_nothing_changes() {
     enter_example(&desk, 0, game_two + 6);
     let reply = desk.post("/api/turn", &turn_body(2, 7, "clear d3", 2_000, None));
     assert_eq!(reply.json()["code"], "E-NO-CURRENT", "{}", reply.body);
+    // A turn after the end of a game (§8.3).
+    enter_example(&desk, game_two + 6, turns.len());
+    let reply = desk.post("/api/turn", &turn_body(2, 17, "pass", 500, None));
+    assert_eq!(reply.status, 422, "{}", reply.body);
+    assert_eq!(reply.json()["code"], "E-AFTER-END", "{}", reply.body);
 }
 
 #[test]

@@ -100,6 +100,8 @@ function renderDesk() {
   $("end-turn").disabled = s.phase !== "playing";
   $("duration-field").hidden = s.clock !== "manual";
   $("record").textContent = s.record;
+  // A record that cannot be written is said until it can be again.
+  if (s.record_error) $("error").textContent = `The record is not being saved: ${s.record_error}`;
   $("janken").hidden = !(s.match && s.match.needs_janken);
   $("setup").hidden = s.phase !== "before" || Boolean(s.advise);
   if (s.phase === "before" && !$("setup-text").value) $("setup-text").value = s.record;
