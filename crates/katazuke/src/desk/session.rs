@@ -520,7 +520,7 @@ impl DeskSession {
         }
     }
 
-    /// Under the wall clock, ends every turn whose clock ran out by `now`
+    /// Under the wall clock, ends every turn whose clock ran out before `now`
     /// with `timeout` (§7.3), as the timer PC would. True if any did.
     pub fn catch_up(&mut self, now: u64) -> bool {
         let mut changed = false;
@@ -529,7 +529,9 @@ impl DeskSession {
                 break;
             };
             let left = state.time_left(state.to_move);
-            if clock.elapsed(now) < left {
+            // A turn that ends with exactly its time left is completed
+            // (§7.2): the clock has run out only past it.
+            if clock.elapsed(now) <= left {
                 break;
             }
             // The next turn began when this one's time ran out.

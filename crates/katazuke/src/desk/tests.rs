@@ -148,13 +148,21 @@ fn under_the_wall_clock_a_turn_lasts_until_it_is_entered_and_pauses_do_not_count
 fn a_clock_that_runs_out_ends_the_turn_with_a_timeout() {
     let mut desk = practice_session(DeskClock::Wall);
     desk.start_game(0).expect("game 1");
-    // A's 20 s run out at 20 s; B's turn begins then.
-    assert!(!desk.catch_up(19_999));
-    assert!(desk.catch_up(20_000));
+    // A's 20 s run out at 20 s: a turn entered then still counts (§7.2),
+    // a millisecond later the team is out, and B's turn began at 20 s.
+    assert!(!desk.catch_up(20_000));
+    assert!(desk.catch_up(20_001));
     let state = desk.state().expect("a game");
     assert!(state.out.a);
     assert_eq!(state.to_move, Team::B);
     assert_eq!(desk.turn_elapsed(21_000), 1_000);
+    let mut exact = practice_session(DeskClock::Wall);
+    exact.start_game(0).expect("game 1");
+    assert_eq!(
+        exact.enter(20_000, &entry(1, 1, "pass", 0)),
+        Ok(Entered::Applied)
+    );
+    assert!(exact.record_text().contains(" 1. A 20.0 pass\n"));
     assert!(desk
         .record_text()
         .contains(" 1. A timeout  # the clock ran out\n"));

@@ -286,6 +286,15 @@ fn a_turn_clicked_on_the_desk_shows_on_the_audience_screen_and_the_clocks_run() 
     let after = audience.screenshot(&shots().join("screen.png"));
     assert_eq!(desk_shot.width(), 1400);
     assert!(desk_shot.height() > 600, "{}", desk_shot.height());
+    // The desk's board shows them too, and the clock of B, to move, is
+    // highlighted in the replay's pale yellow.
+    assert!(a_territory_pixels(&desk_shot) > 2_000);
+    let highlighted = desk_shot
+        .pixels()
+        .iter()
+        .filter(|p| (p.red(), p.green(), p.blue()) == (255, 243, 170))
+        .count();
+    assert!(highlighted > 1_000, "{highlighted}");
     // The screen's board now shows A's two new cells in A's ink.
     assert!(
         a_territory_pixels(&after) > a_territory_pixels(&before) + 1_000,
