@@ -23,9 +23,9 @@ pub enum Ink {
     Grid,
     /// The box's wall, and dark text: near black.
     Wall,
-    /// A shubble: blue.
+    /// A shubble: a deep blue.
     Shubble,
-    /// A smole: red.
+    /// A smole: a light red, with a white ring (drawn by the renderer).
     Smole,
     /// The stot: black.
     Stot,
@@ -40,8 +40,8 @@ pub const PALETTE: [[u8; 3]; 8] = [
     [255, 255, 255], // cell
     [178, 178, 178], // grid
     [38, 38, 46],    // wall
-    [30, 100, 220],  // shubble
-    [214, 40, 40],   // smole
+    [0, 50, 140],    // shubble: deep blue, 3.3:1 in luminance against the smole
+    [230, 90, 90],   // smole: light red, 3.5:1 against a white cell
     [0, 0, 0],       // stot
     [255, 140, 0],   // warning
 ];

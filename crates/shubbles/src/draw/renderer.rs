@@ -462,7 +462,17 @@ impl Renderer {
     }
 
     fn creature(&self, pen: &mut Pen<'_>, square: Square, ink: Ink, fade: Fade) {
-        pen.fill(square.grown(-self.layout.inset), ink, fade);
+        let body = square.grown(-self.layout.inset);
+        pen.fill(body, ink, fade);
+        // A smole wears a white ring, so that it is told from a shubble
+        // without colour (printed, or by a reader who cannot tell red from
+        // blue); its centre keeps its ink.
+        if ink == Ink::Smole {
+            let size = body.size as i32;
+            let ring = body.grown(-(size / 5).max(1));
+            pen.fill(ring, Ink::Cell, fade);
+            pen.fill(ring.grown(-(size / 8).max(1)), Ink::Smole, fade);
+        }
     }
 
     /// A warning-coloured frame filling the cell around the creature.
@@ -563,6 +573,54 @@ mod tests {
 
     fn cell(n: usize) -> Cell {
         Cell::new(n).unwrap()
+    }
+
+    /// Relative luminance (WCAG) of an ink: what is left of it in
+    /// greyscale.
+    fn luminance(ink: Ink) -> f64 {
+        let linear = |c: u8| {
+            let c = f64::from(c) / 255.0;
+            if c <= 0.04045 {
+                c / 12.92
+            } else {
+                ((c + 0.055) / 1.055).powf(2.4)
+            }
+        };
+        let [r, g, b] = ink.rgb();
+        0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b)
+    }
+
+    #[test]
+    fn shubbles_and_smoles_are_told_apart_without_colour() {
+        // By lightness: at least 3:1, and each against an empty cell.
+        let ratio = |a: f64, b: f64| (a.max(b) + 0.05) / (a.min(b) + 0.05);
+        let (shubble, smole) = (luminance(Ink::Shubble), luminance(Ink::Smole));
+        assert!(ratio(shubble, smole) >= 3.0, "{}", ratio(shubble, smole));
+        assert!(ratio(smole, luminance(Ink::Cell)) >= 3.0);
+        assert!(ratio(shubble, luminance(Ink::Cell)) >= 3.0);
+        // By shape: across its middle, in every orientation, a smole shows
+        // a white ring inside its square and a shubble none.
+        let renderer = Renderer::new(&RenderOptions::default());
+        for frame in Scenario::figure_1a().frames() {
+            let pixmap = renderer.render(&frame);
+            for n in 0..29 {
+                let Content::Creature(creature) = frame.state.content(cell(n)) else {
+                    continue;
+                };
+                let (x, y) = centre_of(&renderer, &frame, cell(n).position());
+                let half = (renderer.layout.cell / 2 - renderer.layout.inset - 1) as u32;
+                let across: Vec<Ink> = (x - half..=x + half)
+                    .map(|x| ink_at(&pixmap, (x, y)))
+                    .collect();
+                let ringed = across.contains(&Ink::Cell);
+                assert_eq!(
+                    ringed,
+                    creature == Creature::Smole,
+                    "cell {n} in frame {}: {across:?}",
+                    frame.index
+                );
+            }
+        }
     }
 
     #[test]
