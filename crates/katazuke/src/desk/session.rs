@@ -293,20 +293,7 @@ impl DeskSession {
             return Err(DeskError::NotNow("both games have been played".into()));
         }
         let number = self.games.len() as u8 + 1;
-        let game = &self.setup.games()[self.games.len()];
-        let referee = GameReferee::start(
-            number,
-            self.setup.params(),
-            game.first,
-            game.start.clone(),
-            game.current,
-            Policy::Strict,
-            &mut |_, _| {},
-        )
-        .map_err(|violation| DeskError::Rule {
-            code: violation.code,
-            message: violation.message,
-        })?;
+        let referee = self.referee_of(self.games.len())?;
         let ended = referee.state().ended.is_some();
         self.games.push(GamePlayed {
             referee,
@@ -401,7 +388,6 @@ impl DeskSession {
         }
         let number = state.turns as usize;
         let index = self.games.len() - 1;
-        let setup = self.setup.games()[index].clone();
         let mut lines = self.games[index].lines.clone();
         let Some(at) = lines
             .iter()
@@ -414,19 +400,7 @@ impl DeskSession {
             let _ = write_turn_line(&mut undone, number, &taken, None);
             lines.push(Line::Note(format!("undone: {}", undone.trim())));
         }
-        let mut referee = GameReferee::start(
-            index as u8 + 1,
-            self.setup.params(),
-            setup.first,
-            setup.start,
-            setup.current,
-            Policy::Strict,
-            &mut |_, _| {},
-        )
-        .map_err(|violation| DeskError::Rule {
-            code: violation.code,
-            message: violation.message,
-        })?;
+        let mut referee = self.referee_of(index)?;
         for line in &lines {
             if let Line::Turn(turn, comment) = line {
                 // Every turn kept was applied before: it applies again.
@@ -640,6 +614,24 @@ impl DeskSession {
                 )),
             },
         }
+    }
+
+    /// Game `index + 1` as it begins, refereed strictly.
+    fn referee_of(&self, index: usize) -> Result<GameReferee, DeskError> {
+        let game = &self.setup.games()[index];
+        GameReferee::start(
+            index as u8 + 1,
+            self.setup.params(),
+            game.first,
+            game.start.clone(),
+            game.current,
+            Policy::Strict,
+            &mut |_, _| {},
+        )
+        .map_err(|violation| DeskError::Rule {
+            code: violation.code,
+            message: violation.message,
+        })
     }
 
     /// Writes a note of the desk's into the game's record.

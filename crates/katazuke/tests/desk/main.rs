@@ -64,6 +64,19 @@ fn enter_example(desk: &Desk, from: usize, to: usize) {
     }
 }
 
+/// A desk on the worked example's field, under the manual clock, keeping
+/// its record at `record`.
+fn manual_desk(record: &Path) -> Desk {
+    Desk::start(&[
+        "--params",
+        PRACTICE_KTZ_PATH,
+        "--record",
+        &record.to_string_lossy(),
+        "--clock",
+        "manual",
+    ])
+}
+
 fn fmt(path: &Path) -> String {
     let run = katazuke(&["fmt", &path.to_string_lossy()], "");
     assert_eq!(run.code, 0, "{}", run.stderr);
@@ -74,14 +87,7 @@ fn fmt(path: &Path) -> String {
 fn the_worked_example_entered_through_the_api_is_its_record() {
     let dir = tempfile::tempdir().expect("a folder");
     let record = dir.path().join("match.ktz");
-    let desk = Desk::start(&[
-        "--params",
-        PRACTICE_KTZ_PATH,
-        "--record",
-        &record.to_string_lossy(),
-        "--clock",
-        "manual",
-    ]);
+    let desk = manual_desk(&record);
     // The record exists before the first turn: the header.
     assert!(std::fs::read_to_string(&record)
         .expect("the record")
@@ -104,14 +110,7 @@ fn the_worked_example_entered_through_the_api_is_its_record() {
 fn every_rule_a_turn_breaks_is_returned_with_its_code_and_nothing_changes() {
     let dir = tempfile::tempdir().expect("a folder");
     let record = dir.path().join("m.ktz");
-    let desk = Desk::start(&[
-        "--params",
-        PRACTICE_KTZ_PATH,
-        "--record",
-        &record.to_string_lossy(),
-        "--clock",
-        "manual",
-    ]);
+    let desk = manual_desk(&record);
     desk.post("/api/start", &json!({}));
     let before = std::fs::read_to_string(&record).expect("the record");
     // A is at b2 with 4 in its container's room and a stock of 2.
@@ -159,14 +158,7 @@ fn every_rule_a_turn_breaks_is_returned_with_its_code_and_nothing_changes() {
 fn bad_requests_get_a_clear_message_and_change_nothing() {
     let dir = tempfile::tempdir().expect("a folder");
     let record = dir.path().join("m.ktz");
-    let desk = Desk::start(&[
-        "--params",
-        PRACTICE_KTZ_PATH,
-        "--record",
-        &record.to_string_lossy(),
-        "--clock",
-        "manual",
-    ]);
+    let desk = manual_desk(&record);
     let malformed = desk.post_raw("/api/turn", "{\"game\": 1,", "application/json");
     assert_eq!(malformed.status, 400, "{}", malformed.body);
     assert!(malformed.json()["error"]
@@ -219,14 +211,7 @@ fn bad_requests_get_a_clear_message_and_change_nothing() {
 fn the_same_turn_from_two_browsers_at_once_is_applied_once() {
     let dir = tempfile::tempdir().expect("a folder");
     let record = dir.path().join("m.ktz");
-    let desk = Desk::start(&[
-        "--params",
-        PRACTICE_KTZ_PATH,
-        "--record",
-        &record.to_string_lossy(),
-        "--clock",
-        "manual",
-    ]);
+    let desk = manual_desk(&record);
     desk.post("/api/start", &json!({}));
     let body = turn_body(1, 1, "clear b1:2 a2:2", 3_000, None);
     let replies: Vec<Reply> = std::thread::scope(|scope| {
