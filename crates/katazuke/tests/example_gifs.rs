@@ -65,6 +65,11 @@ fn the_katazuke_played_match_in_the_examples_is_current() {
             "builtin:greedy",
             "--clock",
             "virtual",
+            // The record the manual's command writes on an unloaded machine:
+            // here only the position budget may end a search, however
+            // loaded the machine running a debug build.
+            "--think-ms",
+            "60000",
             "-q",
         ])
         .output()
