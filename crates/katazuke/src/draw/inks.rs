@@ -1,7 +1,7 @@
-//! The replay's colours (§13.2): the Okabe–Ito orange and sky blue for the
-//! two teams, told apart in colour-blind vision, and in greyscale by their
-//! lightness (the light tints differ by a fifth of the grey scale) and by
-//! the team letter on every territory cell. The palette is the inks and
+//! The replay's colours (§13.2): an orange and a sky blue for the two
+//! teams, told apart in colour-blind vision, and in greyscale by their
+//! lightness (the territory fills differ by 3:1 in luminance) and by the
+//! team letter on every territory cell. The palette is the inks and
 //! the blends that text and anti-aliased shapes make over the inks they
 //! lie on.
 
@@ -25,9 +25,11 @@ pub enum Ink {
     Dark,
     /// Empty bars and pips, faint marks.
     Faint,
-    /// Team A's territory: Okabe–Ito orange.
+    /// Team A's territory: a deep orange, so that the teams' fills differ
+    /// by 3:1 in luminance (told apart in greyscale, in print, and by a
+    /// reader who cannot tell the hues apart).
     ALight,
-    /// Team A's ring, dot and letters: a dark orange.
+    /// Team A's ring, dot and letters: a dark brown.
     ADark,
     /// Team B's territory: a light sky blue.
     BLight,
@@ -47,8 +49,8 @@ pub const INKS: [[u8; 3]; 11] = [
     [255, 255, 255], // cell
     [34, 34, 38],    // dark
     [196, 196, 196], // faint
-    [230, 159, 0],   // A light: Okabe-Ito orange (grey 162)
-    [150, 72, 0],    // A dark
+    [190, 100, 0],   // A light: a deep orange, 3.1:1 in luminance against B's fill
+    [80, 35, 0],     // A dark: a brown that stands out on A's fill
     [190, 226, 247], // B light: a lighter sky blue (grey 218)
     [0, 95, 160],    // B dark: Okabe-Ito blue, a little darker
     [240, 200, 0],   // changed: a deep yellow, visible on white
@@ -137,10 +139,24 @@ mod tests {
         0.299 * f64::from(r) + 0.587 * f64::from(g) + 0.114 * f64::from(b)
     }
 
+    /// Relative luminance (WCAG).
+    fn luminance(rgb: [u8; 3]) -> f64 {
+        let linear = |c: u8| {
+            let c = f64::from(c) / 255.0;
+            if c <= 0.04045 {
+                c / 12.92
+            } else {
+                ((c + 0.055) / 1.055).powf(2.4)
+            }
+        };
+        0.2126 * linear(rgb[0]) + 0.7152 * linear(rgb[1]) + 0.0722 * linear(rgb[2])
+    }
+
     #[test]
     fn the_teams_differ_in_greyscale_and_marks_stand_out_on_their_fill() {
-        let (a, b) = (grey(Ink::ALight.rgb()), grey(Ink::BLight.rgb()));
-        assert!((a - b).abs() > 40.0, "{a} {b}");
+        let (a, b) = (luminance(Ink::ALight.rgb()), luminance(Ink::BLight.rgb()));
+        let ratio = (a.max(b) + 0.05) / (a.min(b) + 0.05);
+        assert!(ratio >= 3.0, "{ratio}");
         for team in Team::BOTH {
             let fill = grey(Ink::light(team).rgb());
             let mark = grey(Ink::dark(team).rgb());

@@ -226,12 +226,12 @@ fn base64(text: &str) -> Vec<u8> {
         .collect()
 }
 
-/// Pixels of team A's territory ink (the replay's orange).
+/// Pixels of team A's territory ink (the replay's deep orange, `draw/inks.rs`).
 fn a_territory_pixels(pixmap: &tiny_skia::Pixmap) -> usize {
     pixmap
         .pixels()
         .iter()
-        .filter(|p| (p.red(), p.green(), p.blue()) == (230, 159, 0))
+        .filter(|p| (p.red(), p.green(), p.blue()) == (190, 100, 0))
         .count()
 }
 
