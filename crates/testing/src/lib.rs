@@ -2,10 +2,11 @@
 //! `tests/common/` holds only its own fixtures: running a binary as a user
 //! would ([`run_in`]), what it left behind ([`files_in`]), real pipes,
 //! FIFOs and signals ([`unix`]), pictures compared pixel for pixel with
-//! the golden PNGs of a crate's `frames/` folder ([`golden`]), and the
-//! commands the docs show, run and compared with what they print
-//! ([`transcript`]).
+//! the golden PNGs of a crate's `frames/` folder ([`golden`]), colours'
+//! contrast in greyscale ([`contrast`]), and the commands the docs show,
+//! run and compared with what they print ([`transcript`]).
 
+pub mod contrast;
 pub mod golden;
 mod run;
 #[cfg(unix)]

@@ -139,23 +139,9 @@ mod tests {
         0.299 * f64::from(r) + 0.587 * f64::from(g) + 0.114 * f64::from(b)
     }
 
-    /// Relative luminance (WCAG).
-    fn luminance(rgb: [u8; 3]) -> f64 {
-        let linear = |c: u8| {
-            let c = f64::from(c) / 255.0;
-            if c <= 0.04045 {
-                c / 12.92
-            } else {
-                ((c + 0.055) / 1.055).powf(2.4)
-            }
-        };
-        0.2126 * linear(rgb[0]) + 0.7152 * linear(rgb[1]) + 0.0722 * linear(rgb[2])
-    }
-
     #[test]
     fn the_teams_differ_in_greyscale_and_marks_stand_out_on_their_fill() {
-        let (a, b) = (luminance(Ink::ALight.rgb()), luminance(Ink::BLight.rgb()));
-        let ratio = (a.max(b) + 0.05) / (a.min(b) + 0.05);
+        let ratio = testing::contrast::contrast(Ink::ALight.rgb(), Ink::BLight.rgb());
         assert!(ratio >= 3.0, "{ratio}");
         for team in Team::BOTH {
             let fill = grey(Ink::light(team).rgb());

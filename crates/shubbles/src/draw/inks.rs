@@ -116,29 +116,18 @@ pub(super) const NUMBER_INK: TextInk = TextInk::Contrast {
 mod tests {
     use super::*;
 
-    /// Relative luminance (WCAG) of an ink: what is left of it in
-    /// greyscale.
-    fn luminance(ink: Ink) -> f64 {
-        let linear = |c: u8| {
-            let c = f64::from(c) / 255.0;
-            if c <= 0.04045 {
-                c / 12.92
-            } else {
-                ((c + 0.055) / 1.055).powf(2.4)
-            }
-        };
-        let [r, g, b] = ink.rgb();
-        0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b)
-    }
-
     #[test]
     fn shubbles_and_smoles_differ_by_three_to_one_in_greyscale() {
         // At least 3:1 between them, and each against an empty cell.
-        let ratio = |a: f64, b: f64| (a.max(b) + 0.05) / (a.min(b) + 0.05);
-        let (shubble, smole) = (luminance(Ink::Shubble), luminance(Ink::Smole));
-        assert!(ratio(shubble, smole) >= 3.0, "{}", ratio(shubble, smole));
-        assert!(ratio(smole, luminance(Ink::Cell)) >= 3.0);
-        assert!(ratio(shubble, luminance(Ink::Cell)) >= 3.0);
+        use testing::contrast::contrast;
+        let (shubble, smole, cell) = (Ink::Shubble.rgb(), Ink::Smole.rgb(), Ink::Cell.rgb());
+        assert!(
+            contrast(shubble, smole) >= 3.0,
+            "{}",
+            contrast(shubble, smole)
+        );
+        assert!(contrast(smole, cell) >= 3.0);
+        assert!(contrast(shubble, cell) >= 3.0);
     }
 
     #[test]
