@@ -49,7 +49,9 @@ pub fn resume(
                 team: read.team,
                 play: read.play,
             };
-            session.apply(now, turn, split.comment.map(str::to_string));
+            session
+                .apply(now, turn, split.comment.map(str::to_string))
+                .map_err(|error| ResumeError(error.to_string()))?;
         } else if in_game && content.is_empty() {
             if let Some(note) = split.comment.filter(|_| line.trim_start().starts_with('#')) {
                 session.note(note.to_string());

@@ -325,43 +325,25 @@ impl DeskSession {
                 expected.0, expected.1, entry.game, entry.turn
             )));
         }
-        if let Some(reason) = state.ended {
-            return Err(DeskError::Rule {
-                code: Code::AfterEnd,
-                message: format!(
-                    "game {} ended after turn {} ({reason}) (§8.3)",
-                    state.game, state.turns
-                ),
-            });
-        }
         if self.is_paused() {
             return Err(DeskError::NotNow("the desk is paused: resume first".into()));
         }
         let team = state.to_move;
-        let play = read_play(team, &entry.steps, state)?;
-        let play = match play {
+        let play = match read_play(team, &entry.steps, state)? {
             Play::Timeout => Play::Timeout,
             Play::Steps { steps, .. } => Play::Steps {
                 duration: self.duration(now, entry)?,
                 steps,
             },
         };
-        if let Play::Steps { duration, steps } = &play {
-            if *duration <= state.time_left(team) {
-                crate::rules::legality::check_steps(state, steps).map_err(|violation| {
-                    DeskError::Rule {
-                        code: violation.code,
-                        message: violation.message,
-                    }
-                })?;
-            }
-        }
         let comment = entry
             .comment
             .as_deref()
             .map(one_line)
             .filter(|comment| !comment.is_empty());
-        self.apply(now, Turn { team, play }, comment);
+        // The referee checks the turn (§10.6.8: the game not over, then
+        // the time, then each step) and applies nothing it refuses.
+        self.apply(now, Turn { team, play }, comment)?;
         Ok(Entered::Applied)
     }
 
@@ -511,14 +493,17 @@ impl DeskSession {
             // The next turn began when this one's time ran out.
             let ran_out = clock.began + clock.paused + left;
             let team = state.to_move;
-            self.apply(
-                ran_out,
-                Turn {
-                    team,
-                    play: Play::Timeout,
-                },
-                Some("the clock ran out".into()),
-            );
+            let timeout = Turn {
+                team,
+                play: Play::Timeout,
+            };
+            // A timeout is always legal while the game goes on.
+            if self
+                .apply(ran_out, timeout, Some("the clock ran out".into()))
+                .is_err()
+            {
+                break;
+            }
             changed = true;
         }
         changed
@@ -642,20 +627,28 @@ impl DeskSession {
         }
     }
 
-    /// Referees `turn`, already checked, and writes it down.
-    pub(super) fn apply(&mut self, now: u64, turn: Turn, comment: Option<String>) {
+    /// Referees `turn` and, if the referee takes it, writes it down and
+    /// starts the next turn's clock at `now`.
+    pub(super) fn apply(
+        &mut self,
+        now: u64,
+        turn: Turn,
+        comment: Option<String>,
+    ) -> Result<(), DeskError> {
         let Some(game) = self.games.last_mut() else {
-            return;
+            return Err(DeskError::NotNow("no game has started".into()));
         };
-        let applied = game
-            .referee
-            .play(turn.clone(), None, comment.as_deref(), &mut |_, _| {});
-        if applied.is_ok() {
-            game.lines.push(Line::Turn(turn, comment));
-        }
+        game.referee
+            .play(turn.clone(), None, comment.as_deref(), &mut |_, _| {})
+            .map_err(|violation| DeskError::Rule {
+                code: violation.code,
+                message: violation.message,
+            })?;
+        game.lines.push(Line::Turn(turn, comment));
         let ended = game.referee.state().ended.is_some();
         self.turn_clock = (!ended).then(|| TurnClock::new(now));
         self.version += 1;
+        Ok(())
     }
 }
 
