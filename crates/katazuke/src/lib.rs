@@ -104,8 +104,7 @@ pub use play::tournament::{
 };
 
 pub use desk::{
-    header_of, resume, setup_of, swapped, DeskClock, DeskError, DeskSession, Entered, ResumeError,
-    TurnEntry,
+    header_of, resume, setup_of, DeskClock, DeskError, DeskSession, Entered, ResumeError, TurnEntry,
 };
 #[cfg(feature = "desk")]
 pub use desk::{serve, DeskOptions, MAX_BODY_BYTES};

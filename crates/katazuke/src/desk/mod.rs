@@ -31,6 +31,6 @@ pub use resume::resume;
 #[cfg(feature = "desk")]
 pub use server::{serve, DeskOptions, MAX_BODY_BYTES};
 pub use session::{DeskClock, DeskError, DeskSession, Entered, TurnEntry};
-pub use setup::{header_of, setup_of, swapped, ResumeError};
+pub use setup::{header_of, setup_of, ResumeError};
 #[cfg(test)]
 mod tests;

@@ -427,15 +427,12 @@ async fn post_setup(
     State(shared): State<Arc<Shared>>,
     headers: HeaderMap,
     read: Result<Json<SetupBody>, JsonRejection>,
-) -> Response {
-    let setup = match body(read) {
-        Ok(setup) => setup,
-        Err(refused) => return refused.into_response(),
-    };
-    change(&shared, &headers, |session, _| {
+) -> Result<Response, Refused> {
+    let setup = body(read)?;
+    Ok(change(&shared, &headers, |session, _| {
         session.set_up(&setup.header)?;
         Ok(json!({ "set_up": true }))
-    })
+    }))
 }
 
 async fn post_start(State(shared): State<Arc<Shared>>, headers: HeaderMap) -> Response {
@@ -449,11 +446,8 @@ async fn post_turn(
     State(shared): State<Arc<Shared>>,
     headers: HeaderMap,
     read: Result<Json<TurnBody>, JsonRejection>,
-) -> Response {
-    let turn = match body(read) {
-        Ok(turn) => turn,
-        Err(refused) => return refused.into_response(),
-    };
+) -> Result<Response, Refused> {
+    let turn = body(read)?;
     let entry = TurnEntry {
         game: turn.game,
         turn: turn.turn,
@@ -461,25 +455,22 @@ async fn post_turn(
         duration: turn.duration_ms,
         comment: turn.comment,
     };
-    change(&shared, &headers, |session, now| {
+    Ok(change(&shared, &headers, |session, now| {
         let entered = session.enter(now, &entry)?;
         Ok(json!({ "applied": entered == Entered::Applied }))
-    })
+    }))
 }
 
 async fn post_undo(
     State(shared): State<Arc<Shared>>,
     headers: HeaderMap,
     read: Result<Json<AtTurn>, JsonRejection>,
-) -> Response {
-    let at = match body(read) {
-        Ok(at) => at,
-        Err(refused) => return refused.into_response(),
-    };
-    change(&shared, &headers, |session, now| {
+) -> Result<Response, Refused> {
+    let at = body(read)?;
+    Ok(change(&shared, &headers, |session, now| {
         session.undo(now, at.game, at.turn)?;
         Ok(json!({ "undone": at.turn }))
-    })
+    }))
 }
 
 async fn post_pause(State(shared): State<Arc<Shared>>, headers: HeaderMap) -> Response {
@@ -500,34 +491,28 @@ async fn post_comment(
     State(shared): State<Arc<Shared>>,
     headers: HeaderMap,
     read: Result<Json<CommentBody>, JsonRejection>,
-) -> Response {
-    let comment = match body(read) {
-        Ok(comment) => comment,
-        Err(refused) => return refused.into_response(),
-    };
-    change(&shared, &headers, |session, _| {
+) -> Result<Response, Refused> {
+    let comment = body(read)?;
+    Ok(change(&shared, &headers, |session, _| {
         session.comment(comment.game, comment.turn, &comment.text)?;
         Ok(json!({ "commented": comment.turn }))
-    })
+    }))
 }
 
 async fn post_janken(
     State(shared): State<Arc<Shared>>,
     headers: HeaderMap,
     read: Result<Json<JankenBody>, JsonRejection>,
-) -> Response {
-    let janken = match body(read) {
-        Ok(janken) => janken,
-        Err(refused) => return refused.into_response(),
-    };
+) -> Result<Response, Refused> {
+    let janken = body(read)?;
     let Some(winner) = Team::from_letter(janken.winner.trim()) else {
-        return failure(
+        return Err(Refused(
             StatusCode::BAD_REQUEST,
             format!("the janken's winner is A or B, not {:?}", janken.winner),
-        );
+        ));
     };
-    change(&shared, &headers, |session, _| {
+    Ok(change(&shared, &headers, |session, _| {
         session.janken(winner)?;
         Ok(json!({ "janken": winner.letter() }))
-    })
+    }))
 }

@@ -5,7 +5,6 @@
 use crate::log::lines;
 use crate::log::reader::read_setup;
 use crate::model::setup::{GameSetup, MatchSetup, SetupProblem};
-use crate::model::team::{PerTeam, Team};
 use crate::play::starts::symmetric_start;
 
 /// Why a text cannot set up a match, or a record be taken up again.
@@ -32,18 +31,6 @@ pub fn header_of(text: &str) -> &str {
     text
 }
 
-/// Game 2 as the desk plays it when a record or parameters file gives
-/// only game 1: the same cells, each team in the other's role (as
-/// `play` swaps them).
-pub fn swapped(game: &GameSetup) -> GameSetup {
-    let swap = |team: Team| team.other();
-    GameSetup {
-        first: swap(game.first),
-        start: PerTeam::from_fn(|team| game.start[swap(team)].clone()),
-        current: PerTeam::from_fn(|team| game.current[swap(team)]),
-    }
-}
-
 /// The match a record or parameters file sets up: both games' starts as
 /// it gives them; when it gives only game 1, game 2 from `fallback` (or
 /// game 1 swapped); when it gives none, `fallback`'s starts (or the
@@ -56,7 +43,7 @@ pub fn setup_of(text: &[u8], fallback: Option<&MatchSetup>) -> Result<MatchSetup
             let first = GameSetup::of_start(one);
             let second = fallback
                 .map(|setup| setup.games()[1].clone())
-                .unwrap_or_else(|| swapped(&first));
+                .unwrap_or_else(|| first.swapped());
             MatchSetup::new(one.params.clone(), [first, second]).map_err(problem)
         }
         _ => MatchSetup::from_setup(&setup, |size| match fallback {

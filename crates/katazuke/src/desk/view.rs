@@ -3,11 +3,10 @@
 //! and where each cell lies in the picture, so that a page can let people
 //! click cells.
 
-use crate::draw::animation::renderer_for;
+use crate::draw::animation::CanvasFit;
 use crate::draw::renderer::DrawOptions;
 use crate::formats::caption::caption;
 use crate::log::reader::read_unfinished;
-use crate::model::event::Entry;
 use crate::rules::frames::FrameFold;
 use crate::rules::game::Policy;
 
@@ -29,23 +28,20 @@ pub struct Picture {
 /// The picture of the last frame of `record` (a log that may stop
 /// anywhere), or none before the first game starts.
 pub fn picture(record: &str) -> Option<Picture> {
-    let mut entries: Vec<Entry> = Vec::new();
+    // One reading: the canvas fitted and the frames folded as the entries
+    // come, the last frame kept.
+    let (mut fit, mut fold, mut last) = (CanvasFit::default(), FrameFold::default(), None);
     read_unfinished(record.as_bytes(), Policy::Strict, |entry| {
-        entries.push(entry.clone())
-    });
-    let mut fold = FrameFold::default();
-    let mut last = None;
-    for entry in &entries {
+        fit.take(entry);
         if let Some(frame) = fold.push(entry.clone()) {
             last = Some(frame);
         }
-    }
+    });
     let frame = last?;
-    let options = DrawOptions {
+    let renderer = fit.renderer(DrawOptions {
         comments: true,
         ..DrawOptions::default()
-    };
-    let renderer = renderer_for(&entries, options);
+    });
     let pixmap = renderer.render(&frame)?;
     let mut png = Vec::new();
     reel::write_png(&pixmap, &mut png).ok()?;

@@ -42,6 +42,17 @@ impl GameSetup {
         }
     }
 
+    /// The same game with the teams' roles exchanged: each starts from the
+    /// other's cells, and the other team is first (game 2 of a match whose
+    /// record names only game 1's starts).
+    pub fn swapped(&self) -> GameSetup {
+        GameSetup {
+            first: self.first.other(),
+            start: PerTeam::from_fn(|team| self.start[team.other()].clone()),
+            current: PerTeam::from_fn(|team| self.current[team.other()]),
+        }
+    }
+
     /// Game 1 with A first on `cells`, and game 2 the same cells with B
     /// first: each team plays each role from the same start.
     pub fn swapped_pair(cells: [Cell; 3]) -> [GameSetup; 2] {
@@ -180,6 +191,17 @@ mod tests {
     use crate::log::reader::read_setup;
 
     const HEADER: &str = "katazuke 1\ncapacity: 4\nstock: 2\nfield:\n  1 2 1\n  2 1 3\n  1 3 1\n";
+
+    #[test]
+    fn game_one_swapped_is_game_two_of_a_swapped_pair_and_back() {
+        let size = Size {
+            rows: 3,
+            columns: 3,
+        };
+        let [one, two] = GameSetup::swapped_pair([size.cell(0), size.cell(4), size.cell(8)]);
+        assert_eq!(one.swapped(), two);
+        assert_eq!(two.swapped(), one);
+    }
 
     fn centre_start(size: Size) -> [GameSetup; 2] {
         GameSetup::swapped_pair([size.cell(4), size.cell(3), size.cell(5)])

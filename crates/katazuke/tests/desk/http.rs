@@ -68,7 +68,7 @@ impl Desk {
     }
 
     pub fn get(&self, path: &str) -> Reply {
-        self.send("GET", path, "", "application/json", None)
+        send(&self.address, "GET", path, "", "application/json", None)
     }
 
     pub fn post(&self, path: &str, body: &Value) -> Reply {
@@ -76,22 +76,18 @@ impl Desk {
     }
 
     pub fn post_with(&self, path: &str, body: &Value, token: Option<&str>) -> Reply {
-        self.send("POST", path, &body.to_string(), "application/json", token)
+        send(
+            &self.address,
+            "POST",
+            path,
+            &body.to_string(),
+            "application/json",
+            token,
+        )
     }
 
     pub fn post_raw(&self, path: &str, body: &str, content_type: &str) -> Reply {
-        self.send("POST", path, body, content_type, None)
-    }
-
-    fn send(
-        &self,
-        method: &str,
-        path: &str,
-        body: &str,
-        content_type: &str,
-        token: Option<&str>,
-    ) -> Reply {
-        send(&self.address, method, path, body, content_type, token)
+        send(&self.address, "POST", path, body, content_type, None)
     }
 
     /// Kills the desk as a power cut would: SIGKILL, no chance to tidy.
