@@ -157,6 +157,15 @@ run smooth-escape - smooth "$escape" +- --cell-size 17
 run smooth-leave-stdout - smooth "$leave" +- -o - --cell-size 19
 run smooth-wall-caption - smooth "$wall" '<' --caption --cell-size 21
 run smooth-settle - smooth --settle "$unstable" '' --cell-size 15
+# The animation formats and the size budget (issue 25).
+run gif-webp - gif "$fig" "$ops" -o fig1a.webp
+run gif-apng-caption - gif "$fig" "$ops" --caption -o fig1a.apng
+run smooth-webp-numbers - smooth "$fig" '+>|' --numbers --cell-size 23 -o half.webp
+run smooth-png-stdout - smooth "$leave" +- --format apng -o - --cell-size 19
+run demo-max-size - demo --max-size 20KB -o small.gif
+run smooth-max-size - smooth "$fig" "$ops" --max-size 80KB -o small.webp
+run demo-max-size-refused - demo --max-size 2KB -o none.gif
+run demo-format-contrary - demo --format webp -o demo.gif
 run png-fig1a - png "$fig" "$ops" -o final.png
 run png-default - png "$fig" '+'
 run png-failed - png "$fig" '+^^'
@@ -196,10 +205,11 @@ run solve-with-ops - solve "$fig" +
 run solve-unstable - solve "$unstable"
 
 # Batches in every format.
-for format in gif smooth png text ascii; do
+for format in gif smooth webp smooth-webp apng smooth-apng png text ascii; do
   run "batch-$format" - batch "$inputs/scenarios.txt" --out-dir out --format "$format" --cell-size 9
 done
 run batch-default - batch "$inputs/scenarios.txt" --out-dir out --jobs 1
+run batch-max-size - batch "$inputs/scenarios.txt" --out-dir out --format smooth --max-size 60KB
 run batch-two-files - batch "$inputs/piped.txt" "$inputs/fig1a.txt" --out-dir out --format text --jobs 2
 run batch-stdin "$inputs/piped.txt" batch - --out-dir out --format ascii
 run batch-settle - batch "$inputs/scenarios.txt" --out-dir out --format text --settle
@@ -246,6 +256,9 @@ krun katazuke-ascii-no-turn - ascii --turn 2:99 "$inputs/practice.ktz"
 krun katazuke-replay - replay "$inputs/practice.ktz" -o practice.gif
 krun katazuke-replay-options - replay "$inputs/practice.ktz" --hints --comments --cell 40 --delay 50 -o options.gif
 krun katazuke-replay-game-2 - replay "$inputs/practice.ktz" --game 2 --from-turn 3 -o game2.gif
+krun katazuke-replay-webp - replay "$inputs/practice.ktz" --game 1 -o game1.webp
+krun katazuke-replay-apng - replay "$inputs/practice.ktz" --game 1 --format apng
+krun katazuke-replay-max-size - replay "$inputs/practice.ktz" --max-size 100KB -o small.gif
 krun katazuke-replay-pass - replay --illegal pass "$inputs/illegal.ktz" -o pass.gif
 krun katazuke-replay-illegal - replay "$inputs/illegal.ktz" -o illegal.gif
 krun katazuke-replay-annotated - replay "$played" --annotate -o annotated.gif

@@ -24,9 +24,10 @@ mod text_input;
 
 #[cfg(feature = "cli")]
 pub use cli::{
-    also_on_signals, check_extension, check_writable, duration_in_words, is_broken_pipe,
-    is_standard_output, parse_arguments, print, remove_unfinished_files_on_signals, say,
-    say_partial, size_in_words, write_file, write_output, Ending, Saying,
+    also_on_signals, check_extension, check_writable, choose_format, duration_in_words,
+    is_broken_pipe, is_standard_output, parse_arguments, parse_size, print,
+    remove_unfinished_files_on_signals, say, say_partial, size_in_words, write_file, write_output,
+    AnimationArgs, Ending, Saying,
 };
 pub use printable::{printable, printable_lines};
 pub use run_lock::{LockError, RunLock};

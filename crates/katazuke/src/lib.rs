@@ -65,7 +65,9 @@ pub use log::reader::{
 pub use log::record::{GameRecord, MatchRecord};
 
 // Text and pictures of the events.
-pub use draw::animation::{write_replay, write_replay_streamed, CanvasFit, ReplayOptions};
+pub use draw::animation::{
+    write_replay, write_replay_streamed, CanvasFit, ReplayOptions, SMALLEST_LEGIBLE_CELL,
+};
 pub use draw::renderer::{DrawOptions, Renderer};
 pub use formats::ascii::board;
 pub use formats::event_log::{read_events, read_events_into, EventLogError};

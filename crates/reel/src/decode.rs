@@ -84,6 +84,52 @@ pub fn decode_gif(bytes: &[u8]) -> Result<DecodedGif, gif::DecodingError> {
         frames,
     })
 }
+/// How many frames the animation `bytes` holds, whatever its format (GIF,
+/// APNG, WebP), counted from its blocks without decompressing a picture:
+/// for checking a file against what was recorded of it. `None` when the
+/// bytes are none of these formats (an APNG's chunks are not checked
+/// further; a WebP's must lead to its end).
+pub fn animation_frame_count(bytes: &[u8]) -> Option<usize> {
+    if bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
+        return apng_frame_count(bytes);
+    }
+    if bytes.starts_with(b"RIFF") && bytes.get(8..12) == Some(b"WEBP") {
+        return webp_frame_count(bytes);
+    }
+    gif_frame_count(bytes)
+}
+
+/// The frame count an APNG's `acTL` chunk gives.
+fn apng_frame_count(bytes: &[u8]) -> Option<usize> {
+    let mut at = 8;
+    loop {
+        let length = u32::from_be_bytes(bytes.get(at..at + 4)?.try_into().ok()?) as usize;
+        let kind = bytes.get(at + 4..at + 8)?;
+        if kind == b"acTL" {
+            let count = bytes.get(at + 8..at + 12)?;
+            return Some(u32::from_be_bytes(count.try_into().ok()?) as usize);
+        }
+        if kind == b"IDAT" || kind == b"IEND" {
+            // `acTL` comes before the image data, or the PNG is a still.
+            return None;
+        }
+        at = at.checked_add(12 + length)?;
+    }
+}
+
+/// The frames (`ANMF` chunks) of a WebP; 1 for a still picture.
+fn webp_frame_count(bytes: &[u8]) -> Option<usize> {
+    let (mut at, mut frames, mut still) = (12, 0, false);
+    while at < bytes.len() {
+        let kind = bytes.get(at..at + 4)?;
+        let size = u32::from_le_bytes(bytes.get(at + 4..at + 8)?.try_into().ok()?) as usize;
+        frames += usize::from(kind == b"ANMF");
+        still |= kind == b"VP8L" || kind == b"VP8 ";
+        at = at.checked_add(8 + size + size % 2)?;
+    }
+    (at == bytes.len()).then_some(if frames == 0 && still { 1 } else { frames })
+}
+
 /// How many frames the GIF `bytes` holds, counted from its blocks without
 /// decompressing a picture: for checking a file against what was recorded
 /// of it. `None` when the bytes are not a whole GIF.

@@ -462,7 +462,7 @@ impl Rectangle {
     }
 
     /// The part of this rectangle inside a canvas of `width` by `height`.
-    fn within(self, width: usize, height: usize) -> Rectangle {
+    pub(crate) fn within(self, width: usize, height: usize) -> Rectangle {
         let left = self.left.min(width);
         let top = self.top.min(height);
         Rectangle {

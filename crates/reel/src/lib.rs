@@ -6,7 +6,10 @@
 //! [`Painter`] (canvas size, palette, paint one picture) and a stream of
 //! [`Shot`]s (a picture and how long it shows). [`write_reel`] writes the
 //! animated GIF one picture at a time, storing only the rectangle that
-//! changed, so memory stays flat however long the animation.
+//! changed, so memory stays flat however long the animation; or, as the
+//! [`AnimationFormat`] asks, an animated PNG or a lossless animated WebP of
+//! the same pictures. [`first_that_fits`] keeps a file within a size
+//! budget by trying ever smaller drawings.
 //!
 //! Also here: [`text`] (glyphs of an embedded monospaced font, blended in
 //! palette colours only), [`write_png`] for single pictures,
@@ -16,6 +19,8 @@
 
 #![warn(missing_docs)]
 
+mod apng;
+mod budget;
 mod decode;
 mod error;
 mod file;
@@ -25,14 +30,17 @@ mod palette;
 mod png;
 mod reel;
 pub mod shapes;
+mod sink;
 pub mod text;
+mod webp;
 
-pub use decode::{decode_gif, gif_frame_count, DecodedFrame, DecodedGif};
+pub use budget::{first_that_fits, Unfitted};
+pub use decode::{animation_frame_count, decode_gif, gif_frame_count, DecodedFrame, DecodedGif};
 pub use error::EncodeError;
 pub use file::{abandon_unfinished_files, check_writable, write_atomically, AtomicFile, Prepared};
 pub use gif::{DisposalMethod, Repeat};
 pub use gif_writer::{GifWriter, Loops, Playback, Rectangle, ReelSummary};
 pub use palette::{blend, Palette, PaletteError, BLEND_STEPS, MAX_COLOURS};
 pub use png::write_png;
-pub use reel::{write_reel, Painter, Shot};
+pub use reel::{write_reel, AnimationFormat, Painter, Shot};
 pub use tiny_skia;

@@ -1,6 +1,7 @@
-//! The seam through which a game's pictures reach the animated GIF, and
+//! The seam through which a game's pictures reach the animation file, and
 //! the reel that streams them into it one picture at a time ([`write_reel`];
-//! the encoding itself is [`crate::gif_writer`]'s).
+//! the encoding itself is [`crate::gif_writer`]'s, [`crate::apng`]'s or
+//! [`crate::webp`]'s, as the [`AnimationFormat`] asks).
 //!
 //! A game implements [`Painter`]: the size of its canvas, its fixed
 //! [`Palette`], and how to paint one of its pictures. [`write_reel`] takes
@@ -12,15 +13,19 @@
 //! pixels that changed (disposal "keep"), in whichever of two encodings is
 //! smaller: unchanged pixels transparent, or the rectangle as it is. Only
 //! the previous picture is kept, as palette indices: memory does not grow
-//! with the length of the animation.
+//! with the length of the animation. The APNG stores the same rectangles;
+//! libwebp, given whole pictures, finds its own.
 
 use std::io::Write;
 
 use tiny_skia::Pixmap;
 
+use crate::apng::ApngWriter;
+use crate::sink::AnimationSink;
 use crate::error::EncodeError;
 use crate::gif_writer::{GifWriter, Playback, Rectangle, ReelSummary};
 use crate::palette::Palette;
+use crate::webp::WebpWriter;
 
 /// What a game gives the GIF writer: its canvas, its palette, and a way to
 /// paint its pictures.
@@ -66,12 +71,86 @@ pub struct Shot<P> {
     pub delay_cs: u16,
 }
 
-/// Writes the animated GIF of `shots`, painted by `painter`, played as
-/// `playback` says, to `out`.
+/// The file formats an animation can be written in, each lossless in the
+/// painter's palette.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Hash)]
+pub enum AnimationFormat {
+    /// An animated GIF: what every viewer shows; streamed, memory flat.
+    #[default]
+    Gif,
+    /// An animated PNG: PNG's compression, and a still PNG to viewers
+    /// that know no animation.
+    Apng,
+    /// An animated WebP (lossless, by libwebp): the smallest.
+    Webp,
+}
+
+impl AnimationFormat {
+    /// Every format, in the order `--help` lists them.
+    pub const ALL: [AnimationFormat; 3] = [
+        AnimationFormat::Gif,
+        AnimationFormat::Apng,
+        AnimationFormat::Webp,
+    ];
+
+    /// Its name on a command line: `gif`, `apng`, `webp`.
+    pub fn name(self) -> &'static str {
+        match self {
+            AnimationFormat::Gif => "gif",
+            AnimationFormat::Apng => "apng",
+            AnimationFormat::Webp => "webp",
+        }
+    }
+
+    /// What a user calls a file of it: `GIF`, `APNG`, `WebP`.
+    pub fn title(self) -> &'static str {
+        match self {
+            AnimationFormat::Gif => "GIF",
+            AnimationFormat::Apng => "APNG",
+            AnimationFormat::Webp => "WebP",
+        }
+    }
+
+    /// The file name extensions that say this format (`.png` is an APNG
+    /// when an animation is written).
+    pub fn extensions(self) -> &'static [&'static str] {
+        match self {
+            AnimationFormat::Gif => &["gif"],
+            AnimationFormat::Apng => &["apng", "png"],
+            AnimationFormat::Webp => &["webp"],
+        }
+    }
+
+    /// The format a file name's extension says, ignoring case; `None` for
+    /// another extension or none.
+    pub fn of_path(path: &std::path::Path) -> Option<AnimationFormat> {
+        let extension = path.extension()?.to_string_lossy().to_ascii_lowercase();
+        AnimationFormat::ALL
+            .into_iter()
+            .find(|format| format.extensions().contains(&extension.as_str()))
+    }
+}
+
+impl std::str::FromStr for AnimationFormat {
+    type Err = String;
+
+    fn from_str(name: &str) -> Result<Self, Self::Err> {
+        AnimationFormat::ALL
+            .into_iter()
+            .find(|format| format.name() == name)
+            .ok_or_else(|| {
+                format!("'{name}' is not an animation format: expected gif, apng or webp")
+            })
+    }
+}
+
+/// Writes the animation of `shots`, painted by `painter`, played as
+/// `playback` says, in `format`, to `out`.
 pub fn write_reel<P, W>(
     painter: &P,
     shots: impl IntoIterator<Item = Shot<P::Picture>>,
     playback: &Playback,
+    format: AnimationFormat,
     out: W,
 ) -> Result<ReelSummary, EncodeError>
 where
@@ -79,26 +158,51 @@ where
     P::Picture: PartialEq,
     W: Write,
 {
+    let size = painter.canvas_size();
+    match format {
+        AnimationFormat::Gif => {
+            let gif = GifWriter::new(out, size, painter.palette(), playback)?;
+            stream(painter, shots, gif)
+        }
+        AnimationFormat::Apng => {
+            let apng = ApngWriter::new(out, size, painter.palette(), playback)?;
+            stream(painter, shots, apng)
+        }
+        AnimationFormat::Webp => {
+            let webp = WebpWriter::new(out, size, painter.palette(), playback)?;
+            stream(painter, shots, webp)
+        }
+    }
+}
+
+/// Paints each shot (only what changed, when the painter can tell) and
+/// hands it to `sink`.
+fn stream<P: Painter>(
+    painter: &P,
+    shots: impl IntoIterator<Item = Shot<P::Picture>>,
+    mut sink: impl AnimationSink,
+) -> Result<ReelSummary, EncodeError>
+where
+    P::Picture: PartialEq,
+{
     let (width, height) = painter.canvas_size();
-    let mut gif = GifWriter::new(out, (width, height), painter.palette(), playback)?;
     let mut canvas = Pixmap::new(width, height).ok_or(EncodeError::Canvas { width, height })?;
     let mut previous: Option<P::Picture> = None;
     for shot in shots {
         match &previous {
-            Some(shown) if *shown == shot.picture => gif.push_unchanged(shot.delay_cs)?,
+            Some(shown) if *shown == shot.picture => sink.push_unchanged(shot.delay_cs)?,
             Some(shown) => {
                 let region = painter.repaint(&shot.picture, shown, &mut canvas);
-                gif.push_region(&canvas, region, shot.delay_cs)?;
+                sink.push_region(&canvas, region, shot.delay_cs)?;
             }
             None => {
                 painter.paint(&shot.picture, &mut canvas);
-                gif.push(&canvas, shot.delay_cs)?;
+                sink.push(&canvas, shot.delay_cs)?;
             }
         }
         previous = Some(shot.picture);
     }
-    let (_, summary) = gif.finish()?;
-    Ok(summary)
+    sink.finish()
 }
 
 #[cfg(test)]
@@ -168,6 +272,7 @@ mod tests {
             &squares(),
             shots(pictures, 100),
             &Playback::default(),
+            AnimationFormat::Gif,
             &mut bytes,
         )
         .unwrap();
@@ -246,7 +351,14 @@ mod tests {
             picture: 2,
             delay_cs: 300,
         });
-        write_reel(&squares(), all, &Playback::default(), &mut bytes).unwrap();
+        write_reel(
+            &squares(),
+            all,
+            &Playback::default(),
+            AnimationFormat::Gif,
+            &mut bytes,
+        )
+        .unwrap();
         assert_eq!(delays_of(&bytes), [5, 5, 300]);
     }
 
@@ -265,6 +377,7 @@ mod tests {
             &squares(),
             shots(&[0, 1, 2], 100),
             &Playback::default(),
+            AnimationFormat::Gif,
             Full,
         )
         .unwrap_err();
@@ -295,8 +408,14 @@ mod tests {
 
     fn reel_with(pictures: &[u32], delay_cs: u16, playback: Playback) -> (Vec<u8>, ReelSummary) {
         let mut bytes = Vec::new();
-        let summary =
-            write_reel(&squares(), shots(pictures, delay_cs), &playback, &mut bytes).unwrap();
+        let summary = write_reel(
+            &squares(),
+            shots(pictures, delay_cs),
+            &playback,
+            AnimationFormat::Gif,
+            &mut bytes,
+        )
+        .unwrap();
         (bytes, summary)
     }
 
@@ -416,6 +535,7 @@ mod tests {
             &painter,
             shots(&pictures, 10),
             &Playback::default(),
+            AnimationFormat::Gif,
             &mut bytes,
         )
         .unwrap();

@@ -53,7 +53,9 @@ pub use rules::scenario::{Outcome, Scenario};
 
 // Text and pictures.
 pub use draw::animation::{write_gif, FRAME_DELAY_CENTISECONDS};
-pub use draw::options::{RenderOptions, RenderOptionsError, CELL_SIZES};
+pub use draw::options::{
+    RenderOptions, RenderOptionsError, SmoothRate, CELL_SIZES, SMALLEST_LEGIBLE_CELL_SIZE,
+};
 pub use draw::renderer::Renderer;
 pub use draw::smooth::{
     smooth_picture, write_smooth_gif, SMOOTH_DELAY_CENTISECONDS, SMOOTH_HOLD_CENTISECONDS,

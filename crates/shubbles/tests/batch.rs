@@ -308,3 +308,96 @@ fn the_smooth_format_writes_the_same_gif_as_the_smooth_command() {
     let read = |path: &str| std::fs::read(dir.path().join(path)).expect("written");
     assert!(read("out/leaving.gif") == read("single.gif"));
 }
+
+#[test]
+fn webp_and_apng_formats_write_what_the_single_commands_write_to_such_files() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    std::fs::write(dir.path().join("one.txt"), format!("{FIGURE_1A} +>| fig\n")).expect("writable");
+    for (format, single, file) in [
+        ("webp", "gif", "fig.webp"),
+        ("smooth-webp", "smooth", "fig.webp"),
+        ("apng", "gif", "fig.apng"),
+        ("smooth-apng", "smooth", "fig.apng"),
+    ] {
+        let out = format!("out-{format}");
+        let args = ["batch", "one.txt", "--out-dir", &out, "--format", format];
+        let run = shubbles_in(dir.path(), &args, "");
+        assert_eq!(run.code, 0, "{format}: {}", run.stderr);
+        assert_eq!(
+            files_in(&dir.path().join(&out)),
+            ["MANIFEST-1-of-1.jsonl", file]
+        );
+        let run = shubbles_in(dir.path(), &[single, FIGURE_1A, "+>|", "-o", file], "");
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        assert!(
+            read(dir.path().join(&out).join(file)) == read(dir.path().join(file)),
+            "{format}"
+        );
+        // A resumed run keeps the file: its frames are counted from it.
+        let run = shubbles_in(dir.path(), &[&args[..], &["--resume"]].concat(), "");
+        assert!(
+            run.stderr.contains("(1 kept from before)"),
+            "{format}: {}",
+            run.stderr
+        );
+    }
+}
+
+#[test]
+fn under_a_size_budget_each_animation_is_drawn_smaller_or_not_written() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let lines = format!("{FIGURE_1A} {DEMO_OPS} long\n{FIGURE_1A} + short\n");
+    std::fs::write(dir.path().join("two.txt"), lines).expect("writable");
+    let args = [
+        "batch",
+        "two.txt",
+        "--out-dir",
+        "out",
+        "--format",
+        "smooth",
+        "--max-size",
+        "100KB",
+    ];
+    let run = shubbles_in(dir.path(), &args, "");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let said: Vec<&str> = run.stderr.lines().collect();
+    assert!(
+        said[0].starts_with("shubbles: two.txt:1: --max-size 100 KB: drawn with "),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(
+        said.len(),
+        2,
+        "only the long one is drawn smaller: {}",
+        run.stderr
+    );
+    for file in ["long.gif", "short.gif"] {
+        assert!(read(dir.path().join("out").join(file)).len() <= 100_000);
+    }
+    let manifest =
+        String::from_utf8(read(dir.path().join("out/MANIFEST-1-of-1.jsonl"))).expect("text");
+    assert!(manifest
+        .lines()
+        .next()
+        .is_some_and(|header| header.contains("--max-size 100000")));
+
+    let args = [
+        "batch",
+        "two.txt",
+        "--out-dir",
+        "tiny",
+        "--format",
+        "smooth",
+        "--max-size",
+        "3KB",
+    ];
+    let run = shubbles_in(dir.path(), &args, "");
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("two.txt:1: cannot write tiny/long.gif: over --max-size 3000 bytes even drawn at the smallest legible size"),
+        "{}",
+        run.stderr
+    );
+    assert!(!files_in(&dir.path().join("tiny")).contains(&"long.gif".to_string()));
+}

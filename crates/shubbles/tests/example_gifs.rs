@@ -1,9 +1,10 @@
-//! The GIFs committed beside the examples (and shown in the README) are what
+//! The animations committed beside the examples (and shown in the README) are what
 //! the code makes today, byte for byte. After an intended change in the
 //! pictures: `SHUBBLES_BLESS=1 cargo test -p shubbles --test example_gifs`.
 
 mod common;
 
+use shubbles::reel::AnimationFormat;
 use shubbles::{write_gif, RenderOptions, Scenario};
 use testing::golden::assert_committed;
 
@@ -21,6 +22,14 @@ fn check_bytes(name: &str, made: &[u8]) {
 #[test]
 fn the_demo_gif_in_the_readme_is_current() {
     check("demo.gif", &Scenario::figure_1a());
+}
+
+#[test]
+fn the_demo_webp_beside_it_in_the_readme_is_current() {
+    let options = RenderOptions::default().with_format(AnimationFormat::Webp);
+    let mut made = Vec::new();
+    write_gif(Scenario::figure_1a().frames(), &options, &mut made).expect("encodes");
+    check_bytes("demo.webp", &made);
 }
 
 #[test]

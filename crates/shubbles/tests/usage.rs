@@ -193,12 +193,14 @@ fn a_written_file_is_told_in_one_line_and_quiet_says_nothing() {
 #[test]
 fn a_file_name_of_another_format_is_refused_naming_the_right_command() {
     let dir = tempfile::tempdir().expect("a temporary folder");
-    let cases: [(&[&str], &str); 5] = [
-        (&["gif", FIGURE_1A, "+", "-o", "x.png"], "x.png: this writes an animated GIF, which belongs in a .gif file; `shubbles png` writes a PNG of the final state"),
-        (&["smooth", FIGURE_1A, "+", "-o", "x.txt"], "x.txt: this writes an animated GIF, which belongs in a .gif file; `shubbles frames` (or `text`, `ascii`) prints the run as text"),
-        (&["demo", "-o", "demo.jpg"], "demo.jpg: this writes an animated GIF, which belongs in a .gif file"),
-        (&["png", FIGURE_1A, "+", "-o", "x.gif"], "x.gif: this writes a PNG picture, which belongs in a .png file; `shubbles gif` (or `smooth`) writes the animation"),
-        (&["solve", FIGURE_1A, "--smooth", "answer.png"], "answer.png: this writes an animated GIF, which belongs in a .gif file; `shubbles png` writes a PNG of the final state"),
+    let animation = "this writes an animation, which belongs in a .gif, .webp, .apng or .png file";
+    let cases: [(&[&str], String); 6] = [
+        (&["gif", FIGURE_1A, "+", "-o", "x.jsonl"], format!("x.jsonl: {animation}; `shubbles events` prints the event log")),
+        (&["smooth", FIGURE_1A, "+", "-o", "x.txt"], format!("x.txt: {animation}; `shubbles frames` (or `text`, `ascii`) prints the run as text")),
+        (&["demo", "-o", "demo.jpg"], format!("demo.jpg: {animation}")),
+        (&["png", FIGURE_1A, "+", "-o", "x.gif"], "x.gif: this writes a PNG picture, which belongs in a .png file; `shubbles gif` (or `smooth`) writes the animation".to_string()),
+        (&["png", FIGURE_1A, "+", "-o", "x.webp"], "x.webp: this writes a PNG picture, which belongs in a .png file; `shubbles gif -o FILE.webp` writes the animation".to_string()),
+        (&["solve", FIGURE_1A, "--smooth", "answer.jpg"], format!("answer.jpg: {animation}")),
     ];
     for (args, message) in cases {
         let run = shubbles_in(dir.path(), args, "");
@@ -207,10 +209,17 @@ fn a_file_name_of_another_format_is_refused_naming_the_right_command() {
         assert_eq!(run.stdout, "");
     }
     assert_eq!(std::fs::read_dir(dir.path()).expect("lists").count(), 0);
-    // Upper case and names without an extension are fine.
-    for name in ["UP.GIF", "plain"] {
+    // Upper case and names without an extension are fine; `.png` is an
+    // animated PNG.
+    for (name, signature) in [
+        ("UP.GIF", &b"GIF89a"[..]),
+        ("plain", b"GIF89a"),
+        ("x.png", b"\x89PNG"),
+    ] {
         let run = shubbles_in(dir.path(), &["demo", "-o", name, "-q"], "");
         assert_eq!(run.code, 0, "{name}: {}", run.stderr);
+        let written = std::fs::read(dir.path().join(name)).expect("written");
+        assert!(written.starts_with(signature), "{name}");
     }
 }
 

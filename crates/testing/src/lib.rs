@@ -3,12 +3,14 @@
 //! would ([`run_in`]), what it left behind ([`files_in`]), real pipes,
 //! FIFOs and signals ([`unix`]), pictures compared pixel for pixel with
 //! the golden PNGs of a crate's `frames/` folder ([`golden`]), colours'
-//! contrast in greyscale ([`contrast`]), and the commands the docs show,
-//! run and compared with what they print ([`transcript`]).
+//! contrast in greyscale ([`contrast`]), animations of every format decoded
+//! to what they show ([`timeline`]), and the commands the docs show, run
+//! and compared with what they print ([`transcript`]).
 
 pub mod contrast;
 pub mod golden;
 mod run;
+pub mod timeline;
 #[cfg(unix)]
 pub mod transcript;
 #[cfg(unix)]

@@ -5,12 +5,14 @@
 //! signal ends the process) or to standard output. Each binary keeps its
 //! own arguments and commands.
 
+mod animation;
 mod arguments;
 mod ending;
 mod output;
 mod signals;
 mod stdio;
 
+pub use animation::{choose_format, parse_size, AnimationArgs};
 pub use arguments::parse_arguments;
 pub use ending::Ending;
 pub use output::{

@@ -5,7 +5,7 @@
 use std::io::Write;
 
 use reel::tiny_skia::Pixmap;
-use reel::{write_reel, EncodeError, Painter, Palette, Playback, Shot};
+use reel::{write_reel, AnimationFormat, EncodeError, Painter, Palette, Playback, Shot};
 
 use super::inks::palette;
 use super::renderer::{DrawOptions, Renderer};
@@ -29,6 +29,8 @@ pub struct ReplayOptions {
     pub game: Option<u8>,
     /// Begin each game at this turn.
     pub from_turn: Option<u32>,
+    /// The file format.
+    pub format: AnimationFormat,
 }
 
 impl Default for ReplayOptions {
@@ -38,7 +40,28 @@ impl Default for ReplayOptions {
             delay_cs: FRAME_DELAY_CENTISECONDS,
             game: None,
             from_turn: None,
+            format: AnimationFormat::Gif,
         }
+    }
+}
+
+/// The smallest cell a size budget (`--max-size`) draws a replay with:
+/// the smallest `replay --cell` takes, where a cell's count still reads.
+pub const SMALLEST_LEGIBLE_CELL: u32 = 24;
+
+impl ReplayOptions {
+    /// These options, then ever smaller drawings of the same replay, to try
+    /// in turn until one fits a size budget: cells a fifth smaller at a
+    /// time, down to [`SMALLEST_LEGIBLE_CELL`].
+    pub fn smaller_drawings(&self) -> Vec<ReplayOptions> {
+        let mut drawings = vec![*self];
+        let mut drawing = *self;
+        while drawing.draw.cell > SMALLEST_LEGIBLE_CELL {
+            let cell = drawing.draw.cell;
+            drawing.draw.cell = (cell * 4 / 5).min(cell - 1).max(SMALLEST_LEGIBLE_CELL);
+            drawings.push(drawing);
+        }
+        drawings
     }
 }
 
@@ -150,5 +173,12 @@ pub fn write_replay_streamed<W: Write>(
         });
     // Every turn is a frame of the replay, even one that changes nothing.
     let playback = Playback::default();
-    Ok(write_reel(&ReplayPainter(renderer), shots, &playback, out)?.frames)
+    Ok(write_reel(
+        &ReplayPainter(renderer),
+        shots,
+        &playback,
+        options.format,
+        out,
+    )?
+    .frames)
 }

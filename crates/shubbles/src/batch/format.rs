@@ -5,7 +5,7 @@ use std::fmt;
 use std::io::Write;
 use std::str::FromStr;
 
-use reel::{write_png, EncodeError};
+use reel::{first_that_fits, write_png, AnimationFormat, EncodeError, ReelSummary, Unfitted};
 
 use crate::draw::animation::write_gif;
 use crate::draw::options::RenderOptions;
@@ -21,6 +21,14 @@ pub enum Format {
     Gif,
     /// The 20 frames-per-second GIF of `shubbles smooth`.
     Smooth,
+    /// `gif` as an animated WebP (`shubbles gif -o FILE.webp`).
+    Webp,
+    /// `smooth` as an animated WebP.
+    SmoothWebp,
+    /// `gif` as an animated PNG (`shubbles gif -o FILE.apng`).
+    Apng,
+    /// `smooth` as an animated PNG.
+    SmoothApng,
     /// The last frame as a PNG picture.
     Png,
     /// What `shubbles text` prints: the final state or `!`.
@@ -31,9 +39,13 @@ pub enum Format {
 
 impl Format {
     /// Every format, in the order `--help` lists them.
-    pub const ALL: [Format; 5] = [
+    pub const ALL: [Format; 9] = [
         Format::Gif,
         Format::Smooth,
+        Format::Webp,
+        Format::SmoothWebp,
+        Format::Apng,
+        Format::SmoothApng,
         Format::Png,
         Format::Text,
         Format::Ascii,
@@ -44,6 +56,10 @@ impl Format {
         match self {
             Format::Gif => "gif",
             Format::Smooth => "smooth",
+            Format::Webp => "webp",
+            Format::SmoothWebp => "smooth-webp",
+            Format::Apng => "apng",
+            Format::SmoothApng => "smooth-apng",
             Format::Png => "png",
             Format::Text => "text",
             Format::Ascii => "ascii",
@@ -54,8 +70,25 @@ impl Format {
     pub const fn extension(self) -> &'static str {
         match self {
             Format::Gif | Format::Smooth => "gif",
+            Format::Webp | Format::SmoothWebp => "webp",
+            Format::Apng | Format::SmoothApng => "apng",
             Format::Png => "png",
             Format::Text | Format::Ascii => "txt",
+        }
+    }
+}
+
+impl Format {
+    /// For an animation, whether it is the smooth one and its file format.
+    pub const fn animation(self) -> Option<(bool, AnimationFormat)> {
+        match self {
+            Format::Gif => Some((false, AnimationFormat::Gif)),
+            Format::Smooth => Some((true, AnimationFormat::Gif)),
+            Format::Webp => Some((false, AnimationFormat::Webp)),
+            Format::SmoothWebp => Some((true, AnimationFormat::Webp)),
+            Format::Apng => Some((false, AnimationFormat::Apng)),
+            Format::SmoothApng => Some((true, AnimationFormat::Apng)),
+            Format::Png | Format::Text | Format::Ascii => None,
         }
     }
 }
@@ -96,34 +129,44 @@ impl FromStr for Format {
 }
 
 /// What [`Format::write`] wrote.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Written {
     /// How the run ended.
     pub outcome: Outcome,
-    /// The GIF's frames, for `gif` and `smooth`.
+    /// The animation's frames, for the animated formats.
     pub frames: Option<usize>,
+    /// The smaller drawing a size budget chose, when the one asked for
+    /// was over it.
+    pub drawn_smaller: Option<RenderOptions>,
 }
 
 impl Format {
     /// Writes what this format shows of `scenario` to `out` and returns how
-    /// the run ended (and the GIF's frames). The bytes are exactly those of the single-scenario
-    /// command of the same name (`shubbles gif`, `smooth`, `text`,
-    /// `ascii`; `png` is the last frame).
+    /// the run ended (and the animation's frames). The bytes are exactly
+    /// those of the single-scenario command of the same name (`shubbles
+    /// gif`, `smooth`, `text`, `ascii`; `png` is the last frame; the WebP
+    /// and APNG formats are `gif` and `smooth` written to such a file).
+    /// An animation over `max_size` bytes is drawn smaller until it fits,
+    /// as `--max-size` does ([`RenderOptions::smaller_drawings`]), or not
+    /// written ([`EncodeError::OverBudget`]).
     pub fn write(
         self,
         scenario: &Scenario,
         options: &RenderOptions,
+        max_size: Option<u64>,
         mut out: impl Write,
     ) -> Result<Written, EncodeError> {
         let outcome = scenario.run();
-        let mut frames = None;
+        if let Some((smooth, file)) = self.animation() {
+            let (summary, drawn_smaller) =
+                write_animation(scenario, options, smooth, file, max_size, out)?;
+            return Ok(Written {
+                outcome,
+                frames: Some(summary.frames),
+                drawn_smaller,
+            });
+        }
         match self {
-            Format::Gif => {
-                frames = Some(write_gif(scenario.frames(), options, out)?.frames);
-            }
-            Format::Smooth => {
-                frames = Some(write_smooth_gif(scenario.frames(), options, out)?.frames);
-            }
             Format::Png => {
                 // There is always frame 0, the start, so `last` finds one.
                 if let Some(frame) = scenario.frames().last() {
@@ -134,7 +177,8 @@ impl Format {
                 out.write_all((outcome.result() + "\n").as_bytes())?;
                 out.flush()?;
             }
-            Format::Ascii => {
+            // Ascii, the last format without an animation.
+            _ => {
                 let text = match outcome.failure {
                     Some(_) => "!\n".to_string(),
                     None => picture(&outcome.state),
@@ -143,7 +187,44 @@ impl Format {
                 out.flush()?;
             }
         }
-        Ok(Written { outcome, frames })
+        Ok(Written {
+            outcome,
+            frames: None,
+            drawn_smaller: None,
+        })
+    }
+}
+
+/// Writes the animation (`smooth` or one frame a second) of `scenario` as
+/// `file` to `out`, within `max_size` when given; returns what was written
+/// and the smaller drawing chosen, if one was.
+fn write_animation(
+    scenario: &Scenario,
+    options: &RenderOptions,
+    smooth: bool,
+    file: AnimationFormat,
+    max_size: Option<u64>,
+    mut out: impl Write,
+) -> Result<(ReelSummary, Option<RenderOptions>), EncodeError> {
+    let options = options.clone().with_format(file);
+    let write = |options: &RenderOptions, out: &mut dyn Write| {
+        if smooth {
+            write_smooth_gif(scenario.frames(), options, out)
+        } else {
+            write_gif(scenario.frames(), options, out)
+        }
+    };
+    let Some(budget) = max_size else {
+        return Ok((write(&options, &mut out)?, None));
+    };
+    match first_that_fits(budget, options.smaller_drawings(smooth), write) {
+        Ok((chosen, summary, bytes)) => {
+            out.write_all(&bytes)?;
+            out.flush()?;
+            Ok((summary, (chosen != options).then_some(chosen)))
+        }
+        Err(Unfitted::TooLarge) => Err(EncodeError::OverBudget { budget }),
+        Err(Unfitted::Failed(error)) => Err(error),
     }
 }
 
@@ -163,7 +244,7 @@ mod tests {
         let unknown = "jpeg".parse::<Format>().unwrap_err();
         assert_eq!(
             unknown.to_string(),
-            "unknown format \"jpeg\": expected one of gif, smooth, png, text, ascii"
+            "unknown format \"jpeg\": expected one of gif, smooth, webp, smooth-webp, apng, smooth-apng, png, text, ascii"
         );
     }
 
@@ -173,7 +254,7 @@ mod tests {
             let scenario = Scenario::parse(state, ops, false).unwrap();
             let mut bytes = Vec::new();
             format
-                .write(&scenario, &RenderOptions::default(), &mut bytes)
+                .write(&scenario, &RenderOptions::default(), None, &mut bytes)
                 .unwrap();
             String::from_utf8(bytes).unwrap()
         };

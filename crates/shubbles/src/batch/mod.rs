@@ -264,6 +264,7 @@ impl Batch {
         &self,
         format: Format,
         options: &RenderOptions,
+        max_size: Option<u64>,
         out_dir: &Path,
         progress: &impl BatchProgress,
     ) -> Vec<Result<Rendered, NotWritten>> {
@@ -297,6 +298,7 @@ impl Batch {
                     job,
                     format,
                     options,
+                    max_size,
                     out_dir,
                     &self.temporary_prefix,
                 ) {
@@ -354,8 +356,11 @@ pub struct Rendered {
     pub path: PathBuf,
     /// How the run ended (a failed run is rendered too).
     pub outcome: Outcome,
-    /// The GIF's frames, for `gif` and `smooth`.
+    /// The animation's frames, for the animated formats.
     pub frames: Option<usize>,
+    /// The smaller drawing a size budget chose, when the one asked for
+    /// was over it.
+    pub drawn_smaller: Option<RenderOptions>,
     /// The file's size.
     pub bytes: u64,
     /// The file's SHA-256, in hexadecimal.
@@ -420,13 +425,14 @@ fn draw_job(
     job: &Job,
     format: Format,
     options: &RenderOptions,
+    max_size: Option<u64>,
     out_dir: &Path,
     temporary_prefix: &str,
 ) -> Result<Drawn, NotWritten> {
     let path = out_dir.join(job.file_name(format));
     match AtomicFile::new(&path, temporary_prefix).prepare(|out| {
         let mut fingerprinted = Fingerprinted::new(out);
-        let written = format.write(&job.scenario, options, &mut fingerprinted)?;
+        let written = format.write(&job.scenario, options, max_size, &mut fingerprinted)?;
         Ok::<_, EncodeError>((written, fingerprinted.fingerprint()))
     }) {
         Ok(((written, (bytes, sha256)), file)) => Ok(Drawn {
@@ -435,6 +441,7 @@ fn draw_job(
                 path,
                 outcome: written.outcome,
                 frames: written.frames,
+                drawn_smaller: written.drawn_smaller,
                 bytes,
                 sha256,
             },

@@ -64,7 +64,13 @@ pub fn write_gif<W: Write>(
         hold_cs: options.hold_cs(),
         fold_repeats: false,
     };
-    write_reel(&BoxPainter(&renderer), shots, &playback, out)
+    write_reel(
+        &BoxPainter(&renderer),
+        shots,
+        &playback,
+        options.format(),
+        out,
+    )
 }
 
 #[cfg(test)]

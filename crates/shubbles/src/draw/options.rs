@@ -4,7 +4,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use reel::Loops;
+use reel::{AnimationFormat, Loops};
 
 use crate::model::operation::Operation;
 
@@ -12,6 +12,14 @@ use crate::model::operation::Operation;
 /// inset and wall no longer fit in a cell; above 200 a canvas exceeds what a
 /// GIF of reasonable size can hold for a long run.
 pub const CELL_SIZES: std::ops::RangeInclusive<u32> = 4..=200;
+
+/// The smallest cell size a size budget (`--max-size`) draws at: the
+/// smallest at which a smole's ring and the stot still read at a glance.
+pub const SMALLEST_LEGIBLE_CELL_SIZE: u32 = 12;
+
+/// Below this cell size a smooth animation drops pictures a second before
+/// it draws smaller still.
+const SMOOTH_SHRINKS_RATE_BELOW: u32 = 24;
 
 /// How pictures are drawn: the cell size, and the opt-in caption and cell
 /// numbers; and how an animation plays: its loops, and how long its last
@@ -26,6 +34,8 @@ pub struct RenderOptions {
     loops: Loops,
     /// In hundredths of a second; `None` for the animation's own.
     hold_cs: Option<u16>,
+    format: AnimationFormat,
+    smooth_rate: SmoothRate,
 }
 
 impl RenderOptions {
@@ -73,6 +83,64 @@ impl RenderOptions {
         self
     }
 
+    /// Writes animations as `format` (GIF by default).
+    pub fn with_format(mut self, format: AnimationFormat) -> RenderOptions {
+        self.format = format;
+        self
+    }
+
+    /// These options with cells `cell_size` pixels wide, if that is in
+    /// [`CELL_SIZES`].
+    pub fn with_cell_size(self, cell_size: u32) -> Result<RenderOptions, RenderOptionsError> {
+        RenderOptions::new(cell_size)?;
+        Ok(RenderOptions { cell_size, ..self })
+    }
+
+    /// Draws smooth animations at `rate` pictures a second.
+    pub fn with_smooth_rate(mut self, rate: SmoothRate) -> RenderOptions {
+        self.smooth_rate = rate;
+        self
+    }
+
+    /// How many pictures a second a smooth animation shows.
+    pub const fn smooth_rate(&self) -> SmoothRate {
+        self.smooth_rate
+    }
+
+    /// These options, then ever smaller drawings of the same animation, to
+    /// try in turn until one fits a size budget: cells a fifth smaller at a
+    /// time, down to [`SMALLEST_LEGIBLE_CELL_SIZE`]; a `smooth` animation,
+    /// once its cells are at most 24 pixels, first shows 10 and then 5
+    /// pictures a second before its cells shrink further.
+    pub fn smaller_drawings(&self, smooth: bool) -> Vec<RenderOptions> {
+        let mut drawings = vec![self.clone()];
+        let mut drawing = self.clone();
+        loop {
+            let slower = match drawing.smooth_rate {
+                SmoothRate::Full => SmoothRate::Half,
+                SmoothRate::Half | SmoothRate::Quarter => SmoothRate::Quarter,
+            };
+            if smooth
+                && drawing.cell_size <= SMOOTH_SHRINKS_RATE_BELOW
+                && slower != drawing.smooth_rate
+            {
+                drawing.smooth_rate = slower;
+            } else if drawing.cell_size > SMALLEST_LEGIBLE_CELL_SIZE {
+                drawing.cell_size = (drawing.cell_size * 4 / 5)
+                    .min(drawing.cell_size - 1)
+                    .max(SMALLEST_LEGIBLE_CELL_SIZE);
+            } else {
+                return drawings;
+            }
+            drawings.push(drawing.clone());
+        }
+    }
+
+    /// The file format of animations.
+    pub const fn format(&self) -> AnimationFormat {
+        self.format
+    }
+
     /// How many times an animation plays.
     pub const fn loops(&self) -> Loops {
         self.loops
@@ -113,6 +181,33 @@ impl Default for RenderOptions {
             numbers: false,
             loops: Loops::Forever,
             hold_cs: None,
+            format: AnimationFormat::Gif,
+            smooth_rate: SmoothRate::Full,
+        }
+    }
+}
+
+/// How many pictures a second a smooth animation shows: all 20, or every
+/// second or fourth of them, each for the time of those it stands for (to
+/// keep a file small).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum SmoothRate {
+    /// 20 pictures a second.
+    #[default]
+    Full,
+    /// 10 pictures a second.
+    Half,
+    /// 5 pictures a second.
+    Quarter,
+}
+
+impl SmoothRate {
+    /// Pictures a second.
+    pub const fn pictures_per_second(self) -> usize {
+        match self {
+            SmoothRate::Full => 20,
+            SmoothRate::Half => 10,
+            SmoothRate::Quarter => 5,
         }
     }
 }

@@ -231,9 +231,40 @@ pub fn write_smooth_gif<W: Write>(
     out: W,
 ) -> Result<ReelSummary, EncodeError> {
     let renderer = Renderer::any_angle(options);
-    let shots = Shots::new(frames.into_iter()).map(|picture| Shot {
-        picture,
-        delay_cs: SMOOTH_DELAY_CENTISECONDS,
+    // At fewer pictures a second, every `every`-th picture shows for the
+    // time of those it stands for, and the last picture is kept: the
+    // motion is coarser, and a change shows at most one picture's time
+    // late (a rest beginning between two kept pictures begins at the next).
+    let every = PICTURES_PER_SECOND / options.smooth_rate().pictures_per_second();
+    let mut pictures = Shots::new(frames.into_iter()).peekable();
+    let mut final_shot: Option<Shot<Scene>> = None;
+    let shots = std::iter::from_fn(move || {
+        if let Some(shot) = final_shot.take() {
+            return Some(shot);
+        }
+        let shown = pictures.next()?;
+        let mut stands_for = 1;
+        let mut latest = None;
+        while stands_for < every {
+            let Some(later) = pictures.next() else { break };
+            stands_for += 1;
+            latest = Some(later);
+        }
+        // The animation's last picture comes at its own time, after the
+        // group it ends.
+        if pictures.peek().is_none() {
+            if let Some(picture) = latest {
+                stands_for -= 1;
+                final_shot = Some(Shot {
+                    picture,
+                    delay_cs: SMOOTH_DELAY_CENTISECONDS,
+                });
+            }
+        }
+        Some(Shot {
+            picture: shown,
+            delay_cs: SMOOTH_DELAY_CENTISECONDS * stands_for as u16,
+        })
     });
     // A rest is many equal pictures: one frame each would be 1-pixel
     // frames of no use.
@@ -242,7 +273,13 @@ pub fn write_smooth_gif<W: Write>(
         hold_cs: Some(options.hold_cs().unwrap_or(SMOOTH_HOLD_CENTISECONDS)),
         fold_repeats: true,
     };
-    write_reel(&BoxPainter(&renderer), shots, &playback, out)
+    write_reel(
+        &BoxPainter(&renderer),
+        shots,
+        &playback,
+        options.format(),
+        out,
+    )
 }
 
 /// Scene `n` (from 0) of the smooth animation of `frames`, as

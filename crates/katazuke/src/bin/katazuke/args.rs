@@ -67,6 +67,7 @@ Examples:
   katazuke replay examples/katazuke/practice.ktz -o practice.gif
   katazuke replay match.ktz -o game2.gif --game 2 --from-turn 10 --comments
   katazuke replay --from-events match.jsonl -o match.gif
+  katazuke replay match.ktz -o match.webp --max-size 10MB
 
 Each frame shows one second (--delay), the summary three. The GIF is
 written whole or not at all; a log that cannot be refereed writes none.")]
@@ -304,9 +305,13 @@ pub struct ReplayArgs {
     /// What to do with an illegal turn.
     #[arg(long, value_name = "POLICY", default_value = "strict")]
     pub illegal: Illegal,
-    /// Where to write the GIF; - writes to standard output.
-    #[arg(short, long, value_name = "FILE.gif", default_value = "katazuke.gif")]
-    pub output: PathBuf,
+    /// Where to write the replay (default katazuke.gif; .webp or .apng for
+    /// --format webp or apng); - writes to standard output. The extension
+    /// chooses the format: .gif, .webp, .apng or .png (an animated PNG).
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    #[command(flatten)]
+    pub animation: edge::AnimationArgs,
     /// How long each frame shows, in hundredths of a second.
     #[arg(long, value_name = "CS", default_value_t = 100, value_parser = clap::value_parser!(u16).range(1..=6000))]
     pub delay: u16,

@@ -1,13 +1,15 @@
 //! The `replay` command: the replay GIF, from a match log or an event log.
 
-use std::path::Path;
+use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 
-use edge::{check_extension, say, write_output, Ending};
+use edge::{choose_format, say, size_in_words, write_output, Ending};
 use katazuke::{
     read_events_into, read_into, write_replay_streamed, Annotator, CanvasFit, Diagnostic,
-    DrawOptions, Entry, Handlers, Renderer, ReplayOptions, LEVEL_NODES, TEMPORARY_PREFIX,
+    DrawOptions, Entry, Handlers, ReplayOptions, LEVEL_NODES, TEMPORARY_PREFIX,
 };
+use reel::{first_that_fits, Unfitted};
 
 use crate::args::ReplayArgs;
 use crate::input::{ending_of, read_source, referee};
@@ -23,9 +25,17 @@ pub fn replay(args: &ReplayArgs) -> Ending {
         ("ktz", "`katazuke fmt -o FILE` writes a match log"),
         ("jsonl", "`katazuke events` prints the event log"),
     ];
-    if let Err(message) = check_extension(&args.output, "gif", "the replay GIF", &elsewhere) {
-        return Ending::Invalid(message);
-    }
+    let output = match &args.output {
+        Some(path) => path.clone(),
+        None => {
+            let format = args.animation.format.unwrap_or_default();
+            PathBuf::from(format!("katazuke.{}", format.extensions()[0]))
+        }
+    };
+    let format = match choose_format(args.animation.format, &output, &elsewhere) {
+        Ok(format) => format,
+        Err(message) => return Ending::Invalid(message),
+    };
     let options = ReplayOptions {
         draw: DrawOptions {
             cell: args.cell,
@@ -35,6 +45,7 @@ pub fn replay(args: &ReplayArgs) -> Ending {
         delay_cs: args.delay,
         game: args.game,
         from_turn: args.from_turn,
+        format,
     };
     let annotator = || {
         let nodes = LEVEL_NODES[usize::from(args.annotate_level) - 1];
@@ -51,8 +62,7 @@ pub fn replay(args: &ReplayArgs) -> Ending {
         if let Err(error) = read_events_into(&source.bytes, |entry| canvas.take(&entry)) {
             return Ending::Invalid(format!("{}: {error}", source.label));
         }
-        let renderer = canvas.renderer(options.draw);
-        return draw(args, &renderer, &options, annotator(), |batches| {
+        return draw(args, &output, canvas, &options, annotator, |batches| {
             // The same bytes were believed by the first reading: this one
             // finds nothing wrong either.
             let _ = read_events_into(&source.bytes, |entry| batches.send(entry));
@@ -72,8 +82,7 @@ pub fn replay(args: &ReplayArgs) -> Ending {
         say("katazuke: no replay written: the log cannot be refereed to its end");
         return ending_of(&tally);
     }
-    let renderer = canvas.renderer(options.draw);
-    draw(args, &renderer, &options, annotator(), |batches| {
+    draw(args, &output, canvas, &options, annotator, |batches| {
         // Its problems were told by the first reading.
         read_into(
             &source.bytes,
@@ -86,20 +95,24 @@ pub fn replay(args: &ReplayArgs) -> Ending {
     })
 }
 
-/// Writes the replay GIF of the records `read` hands to its [`Batches`],
-/// drawn as they come: `read` runs on a thread of its own, and the match
-/// is never held in memory.
+/// Writes the replay of the records `read` hands to its [`Batches`], drawn
+/// as they come: `read` runs on a thread of its own, and the match is
+/// never held in memory. Under a size budget it runs again for each
+/// smaller drawing until one fits.
 fn draw(
     args: &ReplayArgs,
-    renderer: &Renderer,
+    output: &Path,
+    canvas: CanvasFit,
     options: &ReplayOptions,
-    mut annotator: Option<Annotator>,
-    read: impl FnOnce(&mut Batches) + Send,
+    annotator: impl Fn() -> Option<Annotator> + Sync,
+    read: impl Fn(&mut Batches) + Sync,
 ) -> Ending {
-    let written = write_output(&args.output, "GIF", TEMPORARY_PREFIX, |out| {
-        std::thread::scope(|scope| {
+    let write = |options: &ReplayOptions, out: &mut dyn Write| -> anyhow::Result<usize> {
+        let renderer = canvas.renderer(options.draw);
+        let mut annotator = annotator();
+        Ok(std::thread::scope(|scope| {
             let (sender, receiver) = mpsc::sync_channel(BATCHES_IN_FLIGHT);
-            scope.spawn(move || {
+            scope.spawn(|| {
                 let mut batches = Batches {
                     sender,
                     batch: Vec::with_capacity(BATCH),
@@ -114,10 +127,41 @@ fn draw(
                 }
                 entry
             });
-            write_replay_streamed(entries, renderer, options, out)
-        })?;
-        Ok(())
-    });
+            write_replay_streamed(entries, &renderer, options, out)
+        })?)
+    };
+    let title = options.format.title();
+    let written = match args.animation.max_size {
+        None => write_output(output, title, TEMPORARY_PREFIX, |out| write(options, out)),
+        Some(budget) => {
+            let drawings = options.smaller_drawings();
+            match first_that_fits(budget, drawings.iter().copied(), write) {
+                Ok((chosen, frames, bytes)) => {
+                    if chosen != *options {
+                        say(&format!(
+                            "katazuke: --max-size {}: drawn with {}-pixel cells",
+                            size_in_words(budget),
+                            chosen.draw.cell
+                        ));
+                    }
+                    write_output(output, title, TEMPORARY_PREFIX, |out| {
+                        out.write_all(&bytes)?;
+                        Ok(frames)
+                    })
+                }
+                Err(Unfitted::TooLarge) => {
+                    let smallest = drawings.last().copied().unwrap_or(*options);
+                    return Ending::Invalid(format!(
+                        "{}: not written: over --max-size {} even drawn with {}-pixel cells",
+                        output.display(),
+                        size_in_words(budget),
+                        smallest.draw.cell
+                    ));
+                }
+                Err(Unfitted::Failed(error)) => return Ending::Error(error),
+            }
+        }
+    };
     match written {
         Ok(_) => Ending::Success,
         Err(ending) => ending,

@@ -66,12 +66,14 @@ pub struct Header {
 
 impl Header {
     /// The header of a run of `shard` over an input of `scenarios` lines,
-    /// writing `format` with `options` (and `--settle` when `settle`).
+    /// writing `format` with `options` within `max_size` (and `--settle`
+    /// when `settle`).
     pub fn new(
         shard: Shard,
         scenarios: usize,
         format: Format,
         options: &RenderOptions,
+        max_size: Option<u64>,
         settle: bool,
     ) -> Header {
         Header {
@@ -80,7 +82,7 @@ impl Header {
             of: shard.count(),
             scenarios,
             format: format.name().to_string(),
-            options: option_words(format, options, settle),
+            options: option_words(format, options, max_size, settle),
         }
     }
 
@@ -125,14 +127,22 @@ impl Header {
 }
 
 /// The options of a run that change the bytes of `format`'s files, as the
-/// command line gives them: the cell size for pictures, the loops and the
-/// hold for animations, and `--settle` for every format.
-fn option_words(format: Format, options: &RenderOptions, settle: bool) -> String {
+/// command line gives them: the cell size for pictures, the loops, the hold
+/// and the size budget for animations, and `--settle` for every format.
+fn option_words(
+    format: Format,
+    options: &RenderOptions,
+    max_size: Option<u64>,
+    settle: bool,
+) -> String {
     let mut words = Vec::new();
-    if matches!(format, Format::Gif | Format::Smooth | Format::Png) {
+    if format.animation().is_some() || format == Format::Png {
         words.push(format!("--cell-size {}", options.cell_size()));
     }
-    if matches!(format, Format::Gif | Format::Smooth) {
+    if format.animation().is_some() {
+        if let Some(budget) = max_size {
+            words.push(format!("--max-size {budget}"));
+        }
         if let Loops::Times(times) = options.loops() {
             words.push(format!("--loop {times}"));
         }

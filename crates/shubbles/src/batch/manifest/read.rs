@@ -225,19 +225,19 @@ pub fn resumable_entries(
     Ok(kept)
 }
 
-/// Whether a kept line's frame count is the file's: a GIF's frames are
-/// counted from its blocks (the file was just checked to be the one the
-/// line records), and the other formats have none.
+/// Whether a kept line's frame count is the file's: an animation's frames
+/// are counted from its blocks (the file was just checked to be the one
+/// the line records), and the other formats have none.
 fn frames_agree(path: &Path, format: Format, frames: Option<usize>) -> bool {
-    match format {
-        Format::Gif | Format::Smooth => {
+    match format.animation() {
+        Some(_) => {
             frames.is_some()
                 && fs::read(path)
                     .ok()
-                    .and_then(|bytes| reel::gif_frame_count(&bytes))
+                    .and_then(|bytes| reel::animation_frame_count(&bytes))
                     == frames
         }
-        Format::Png | Format::Text | Format::Ascii => frames.is_none(),
+        None => frames.is_none(),
     }
 }
 

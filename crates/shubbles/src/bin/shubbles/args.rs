@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use clap::builder::TypedValueParser as _;
 use clap::{Args, Parser, Subcommand};
+use edge::AnimationArgs;
 
 use shubbles::reel::Loops;
 use shubbles::{Format, RenderOptions, Scenario};
@@ -52,6 +53,7 @@ Examples:
   shubbles gif .........@...o....ooo..xox... -+ -o - | gifsicle --info
   shubbles gif --settle '.o.......@...o....ooo..xox...' + --cell-size 24
   shubbles gif .........@...o....ooo..xox... '+>|' --no-loop --hold 3
+  shubbles gif .........@...o....ooo..xox... '+>|' -o fig1a.webp --max-size 10MB
 
 Says `wrote FILE: N frames, SIZE, LENGTH` on standard error (-q: nothing).
 Prints `!` (on standard error when the GIF goes to standard output) and
@@ -194,10 +196,14 @@ pub struct RunArgs {
 
 #[derive(Args, Debug)]
 pub struct OutputArgs {
-    /// Where to write the GIF (default shubbles.gif, for `smooth`
-    /// shubbles-smooth.gif); `-` writes to standard output.
+    /// Where to write the animation (default shubbles.gif, for `smooth`
+    /// shubbles-smooth.gif; .webp or .png for --format webp or apng); `-`
+    /// writes to standard output. The extension chooses the format: .gif,
+    /// .webp, .apng or .png (an animated PNG).
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
+    #[command(flatten)]
+    pub animation: AnimationArgs,
     /// Side of one cell in pixels.
     #[arg(long, value_name = "PX", default_value_t = RenderOptions::DEFAULT_CELL_SIZE)]
     pub cell_size: u32,
@@ -478,7 +484,8 @@ pub struct BatchArgs {
     /// The folder to write into; created if missing.
     #[arg(long, value_name = "DIR")]
     pub out_dir: PathBuf,
-    /// What to write for each scenario.
+    /// What to write for each scenario: webp and apng are `gif` as an
+    /// animated WebP or PNG, smooth-webp and smooth-apng `smooth`.
     #[arg(
         long,
         value_name = "FORMAT",
@@ -491,9 +498,15 @@ pub struct BatchArgs {
     /// core].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=MAX_JOBS))]
     pub jobs: Option<u16>,
-    /// Side of one cell in pixels (gif, smooth and png).
+    /// Side of one cell in pixels (animations and png).
     #[arg(long, value_name = "PX", default_value_t = RenderOptions::DEFAULT_CELL_SIZE)]
     pub cell_size: u32,
+    /// Keep each animation at or under SIZE (10MB, 500KB, 2MiB, 123456):
+    /// one that would be larger is drawn smaller until it fits (said on
+    /// standard error), or not written when even the smallest legible
+    /// drawing is larger.
+    #[arg(long, value_name = "SIZE", value_parser = edge::parse_size)]
+    pub max_size: Option<u64>,
     /// Accept unstable starts: let them fall first instead of rejecting them.
     #[arg(long)]
     pub settle: bool,

@@ -6,25 +6,26 @@ use std::fs;
 use std::io::{self, IsTerminal};
 use std::sync::Mutex;
 
-use edge::{print, say, Ending, LockError, RunLock};
+use edge::{print, say, size_in_words, Ending, LockError, RunLock};
 use shubbles::RenderOptions;
 use shubbles::{
     manifest_name, merge_manifests, resumable_entries, Header, ManifestError, ManifestLine,
     ManifestWriter,
 };
-use shubbles::{Batch, BatchProgress, Format, Job, NotWritten, Rendered, Shard, Summary};
+use shubbles::{Batch, BatchProgress, Job, NotWritten, Rendered, Shard, Summary};
 
 use crate::args::{BatchArgs, BatchMergeArgs};
 use crate::exit::PROGRAM;
+use crate::render::drawing_in_words;
 
 pub fn run_batch(args: &BatchArgs) -> Ending {
     let options = match RenderOptions::new(args.cell_size) {
         Ok(options) => args.playback.apply(options),
         Err(error) => return Ending::Invalid(error.to_string()),
     };
-    if args.playback.given() && !matches!(args.format, Format::Gif | Format::Smooth) {
+    if (args.playback.given() || args.max_size.is_some()) && args.format.animation().is_none() {
         return Ending::Invalid(format!(
-            "--loop, --no-loop and --hold apply to animations: --format {} writes none",
+            "--loop, --no-loop, --hold and --max-size apply to animations: --format {} writes none",
             args.format.name()
         ));
     }
@@ -65,7 +66,14 @@ pub fn run_batch(args: &BatchArgs) -> Ending {
         Some(path) => path.clone(),
         None => args.out_dir.join(manifest_name(shard)),
     };
-    let header = Header::new(shard, batch.scenarios(), args.format, &options, args.settle);
+    let header = Header::new(
+        shard,
+        batch.scenarios(),
+        args.format,
+        &options,
+        args.max_size,
+        args.settle,
+    );
     // Held to the end: one live run per shard and folder.
     let _lock = match RunLock::acquire(&args.out_dir.join(batch.lock_name())) {
         Ok(lock) => lock,
@@ -124,7 +132,10 @@ pub fn run_batch(args: &BatchArgs) -> Ending {
         manifest: &manifest,
         errors: Mutex::new(manifest_errors),
     };
-    let render = || batch.render_all(args.format, &options, &args.out_dir, &reporter);
+    let render = || {
+        let max_size = args.max_size;
+        batch.render_all(args.format, &options, max_size, &args.out_dir, &reporter)
+    };
     let results = match args.jobs {
         Some(threads) => match rayon::ThreadPoolBuilder::new()
             .num_threads(usize::from(threads))
@@ -145,6 +156,15 @@ pub fn run_batch(args: &BatchArgs) -> Ending {
     for (job, result) in batch.jobs().iter().zip(&results) {
         match result {
             Ok(rendered) => {
+                if let (Some(drawing), Some(budget)) = (&rendered.drawn_smaller, args.max_size) {
+                    let smooth = args.format.animation().is_some_and(|(smooth, _)| smooth);
+                    say(&format!(
+                        "{PROGRAM}: {}: --max-size {}: drawn with {}",
+                        job.location,
+                        size_in_words(budget),
+                        drawing_in_words(drawing, smooth)
+                    ));
+                }
                 if let (Some((op, failure)), false) = (rendered.outcome.failure, args.quiet) {
                     let why = job.scenario.explain_failure(op, failure);
                     say(&format!("{PROGRAM}: {}: rendered `!`: {why}", job.location));

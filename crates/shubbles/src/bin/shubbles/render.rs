@@ -5,9 +5,11 @@ use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use edge::{check_extension, duration_in_words, print, say, size_in_words, write_output, Ending};
+use edge::{check_extension, choose_format, duration_in_words, print, say};
+use edge::{size_in_words, write_output, AnimationArgs, Ending};
+use shubbles::reel::{first_that_fits, Unfitted};
 use shubbles::{read_event_log, EventLog, TEMPORARY_PREFIX};
-use shubbles::{reel::write_png, reel::ReelSummary};
+use shubbles::{reel::write_png, reel::AnimationFormat, reel::ReelSummary};
 use shubbles::{write_gif, write_smooth_gif, Frame, Outcome, RenderOptions, Renderer, Scenario};
 
 use crate::args::{GifArgs, OutputArgs, PngArgs, RunArgs};
@@ -36,10 +38,10 @@ impl GifStyle {
         })
     }
 
-    fn default_file(self) -> &'static str {
+    fn default_name(self) -> &'static str {
         match self {
-            GifStyle::OneSecond => "shubbles.gif",
-            GifStyle::Smooth => "shubbles-smooth.gif",
+            GifStyle::OneSecond => "shubbles",
+            GifStyle::Smooth => "shubbles-smooth",
         }
     }
 }
@@ -105,15 +107,16 @@ pub fn render(source: &Source, args: &OutputArgs, style: GifStyle) -> Ending {
     };
     let path = match &args.output {
         Some(path) => path.clone(),
-        None => PathBuf::from(style.default_file()),
+        None => {
+            let format = args.animation.format.unwrap_or_default();
+            PathBuf::from(format!(
+                "{}.{}",
+                style.default_name(),
+                format.extensions()[0]
+            ))
+        }
     };
-    if let Err(message) = check_gif_name(&path) {
-        return Ending::Invalid(message);
-    }
-    let written = write_output(&path, "GIF", TEMPORARY_PREFIX, |out| {
-        style.write(source.frames(), &options, out)
-    });
-    match written {
+    match write_animation(&|| source.frames(), &options, style, &path, &args.animation) {
         Ok((summary, bytes)) => {
             if let (Some(bytes), false) = (bytes, args.quiet.quiet) {
                 say(&wrote_animation(&path, &summary, bytes));
@@ -121,6 +124,67 @@ pub fn render(source: &Source, args: &OutputArgs, style: GifStyle) -> Ending {
             report_outcome(source, bytes.is_none())
         }
         Err(ending) => ending,
+    }
+}
+
+/// Writes the animation of `frames` to `path` in the format `animation`
+/// or the name asks for, within its size budget if it has one; returns
+/// what was written and its bytes (`None` on standard output).
+pub fn write_animation<'a>(
+    frames: &dyn Fn() -> Box<dyn Iterator<Item = Frame> + 'a>,
+    options: &RenderOptions,
+    style: GifStyle,
+    path: &Path,
+    animation: &AnimationArgs,
+) -> Result<(ReelSummary, Option<u64>), Ending> {
+    let format = choose_animation_format(animation.format, path).map_err(Ending::Invalid)?;
+    let options = options.clone().with_format(format);
+    let title = format.title();
+    let Some(budget) = animation.max_size else {
+        return write_output(path, title, TEMPORARY_PREFIX, |out| {
+            style.write(frames(), &options, out)
+        });
+    };
+    let drawings = options.smaller_drawings(style == GifStyle::Smooth);
+    let fitted = first_that_fits(budget, drawings.iter().cloned(), |drawing, out| {
+        style.write(frames(), drawing, out)
+    });
+    match fitted {
+        Ok((chosen, summary, bytes)) => {
+            if chosen != options {
+                say(&format!(
+                    "shubbles: --max-size {}: drawn with {}",
+                    size_in_words(budget),
+                    drawing_in_words(&chosen, style == GifStyle::Smooth)
+                ));
+            }
+            write_output(path, title, TEMPORARY_PREFIX, |out| {
+                out.write_all(&bytes)?;
+                Ok(summary)
+            })
+        }
+        Err(Unfitted::TooLarge) => {
+            let smallest = drawings.last().unwrap_or(&options);
+            Err(Ending::Invalid(format!(
+                "{}: not written: over --max-size {} even drawn with {}",
+                path.display(),
+                size_in_words(budget),
+                drawing_in_words(smallest, style == GifStyle::Smooth)
+            )))
+        }
+        Err(Unfitted::Failed(error)) => Err(Ending::Error(error)),
+    }
+}
+
+/// `24-pixel cells` (and for a `smooth` animation `, 10 pictures a
+/// second`).
+pub fn drawing_in_words(options: &RenderOptions, smooth: bool) -> String {
+    let cells = format!("{}-pixel cells", options.cell_size());
+    if smooth {
+        let rate = options.smooth_rate().pictures_per_second();
+        format!("{cells}, {rate} pictures a second")
+    } else {
+        cells
     }
 }
 
@@ -148,11 +212,13 @@ const TEXT_NAMES: [(&str, &str); 3] = [
     ("json", "`shubbles solve --json` prints the answer as JSON"),
 ];
 
-/// Refuses a GIF's file name that says another format.
-pub fn check_gif_name(path: &Path) -> Result<(), String> {
-    let png = [("png", "`shubbles png` writes a PNG of the final state")];
-    let elsewhere: Vec<(&str, &str)> = png.into_iter().chain(TEXT_NAMES).collect();
-    check_extension(path, "gif", "an animated GIF", &elsewhere)
+/// The format of an animation written to `path`: `given`, or what the
+/// name says; a name that says a text format is refused with a hint.
+pub fn choose_animation_format(
+    given: Option<AnimationFormat>,
+    path: &Path,
+) -> Result<AnimationFormat, String> {
+    choose_format(given, path, &TEXT_NAMES)
 }
 
 pub fn png(args: &PngArgs) -> Ending {
@@ -160,7 +226,10 @@ pub fn png(args: &PngArgs) -> Ending {
         Ok(options) => options,
         Err(error) => return Ending::Invalid(error.to_string()),
     };
-    let gif = [("gif", "`shubbles gif` (or `smooth`) writes the animation")];
+    let gif = [
+        ("gif", "`shubbles gif` (or `smooth`) writes the animation"),
+        ("webp", "`shubbles gif -o FILE.webp` writes the animation"),
+    ];
     let elsewhere: Vec<(&str, &str)> = gif.into_iter().chain(TEXT_NAMES).collect();
     if let Err(message) = check_extension(&args.output, "png", "a PNG picture", &elsewhere) {
         return Ending::Invalid(message);

@@ -3,16 +3,16 @@
 
 use std::io::{self, IsTerminal};
 
-use edge::{is_standard_output, print, say, say_partial, write_output, Ending};
+use edge::{is_standard_output, print, say, say_partial, Ending};
 use shubbles::{
     format_operations, progress_line, solve, NoProgress, RenderOptions, Scenario, SolveOutcome,
-    SolveProgress, TEMPORARY_PREFIX,
+    SolveProgress,
 };
 
 use crate::args::{RunArgs, SolveArgs};
 use crate::exit::{NO_SOLUTION, PROGRAM};
 use crate::input::scenario;
-use crate::render::{check_gif_name, wrote_animation, GifStyle};
+use crate::render::{choose_animation_format, write_animation, wrote_animation, GifStyle};
 
 /// Progress of a search on a terminal: one line, rewritten after each depth.
 struct TerminalProgress;
@@ -38,7 +38,7 @@ pub fn solve_command(args: &SolveArgs) -> Ending {
     };
     let mut on_standard_output = 0;
     for (path, _) in paths() {
-        if let Err(message) = check_gif_name(path) {
+        if let Err(message) = choose_animation_format(None, path) {
             return Ending::Invalid(message);
         }
         on_standard_output += usize::from(is_standard_output(path));
@@ -130,9 +130,8 @@ pub fn solve_command(args: &SolveArgs) -> Ending {
             settle_first: scenario.settle_first,
         };
         for (path, style) in paths() {
-            let written = write_output(path, "GIF", TEMPORARY_PREFIX, |out| {
-                style.write(answer.frames(), &options, out)
-            });
+            let frames = || -> Box<dyn Iterator<Item = _>> { Box::new(answer.frames()) };
+            let written = write_animation(&frames, &options, style, path, &Default::default());
             match written {
                 Ok((summary, Some(bytes))) if !args.quiet => {
                     say(&wrote_animation(path, &summary, bytes));
