@@ -21,10 +21,10 @@ use std::io::Write;
 use tiny_skia::Pixmap;
 
 use crate::apng::ApngWriter;
-use crate::sink::AnimationSink;
 use crate::error::EncodeError;
 use crate::gif_writer::{GifWriter, Playback, Rectangle, ReelSummary};
 use crate::palette::Palette;
+use crate::sink::AnimationSink;
 use crate::webp::WebpWriter;
 
 /// What a game gives the GIF writer: its canvas, its palette, and a way to

@@ -46,4 +46,3 @@ impl<W: Write> AnimationSink for GifWriter<'_, W> {
         Ok(GifWriter::finish(self)?.1)
     }
 }
-
