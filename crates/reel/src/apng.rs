@@ -138,15 +138,15 @@ impl<'p, W: Write> ApngWriter<'p, W> {
         })
     }
 
-    /// The `changed` rectangle's indices, unchanged pixels transparent when
-    /// the palette leaves room, and how the frame is to be blended.
-    fn changed_rows(&self, region: Rectangle, changed: Rectangle) -> (Vec<u8>, u8) {
+    /// The `changed` rectangle's indices, row after row, its unchanged
+    /// pixels `clear` when given.
+    fn changed_rows(&self, region: Rectangle, changed: Rectangle, clear: Option<u8>) -> Vec<u8> {
         let mut rows = Vec::with_capacity(changed.width * changed.height);
         for y in changed.top..changed.top + changed.height {
             let from = (y - region.top) * region.width + (changed.left - region.left);
             let now = &self.region[from..from + changed.width];
             let before = &self.shown[y * self.width + changed.left..][..changed.width];
-            match self.transparent {
+            match clear {
                 Some(clear) => rows.extend(now.iter().zip(before).map(|(&index, &was)| {
                     if index == was {
                         clear
@@ -157,12 +157,7 @@ impl<'p, W: Write> ApngWriter<'p, W> {
                 None => rows.extend_from_slice(now),
             }
         }
-        let blend = if self.transparent.is_some() {
-            BLEND_OVER
-        } else {
-            BLEND_SOURCE
-        };
-        (rows, blend)
+        rows
     }
 
     /// Holds `staged` back and writes the frame held before it.
@@ -231,8 +226,22 @@ impl<W: Write> AnimationSink for ApngWriter<'_, W> {
         let Some(changed) = self.changed_within(region) else {
             return self.push_unchanged(delay_cs);
         };
-        let (rows, blend) = self.changed_rows(region, changed);
-        let data = compress_rows(rows.chunks_exact(changed.width))?;
+        // The rectangle as it is, and with its unchanged pixels transparent
+        // where the palette leaves room: the smaller is kept. Transparency
+        // makes long runs where little changed, and breaks them where
+        // nearly everything did (a turning box).
+        let compress = |clear| {
+            let rows = self.changed_rows(region, changed, clear);
+            compress_rows(rows.chunks_exact(changed.width))
+        };
+        let mut data = compress(None)?;
+        let mut blend = BLEND_SOURCE;
+        if let Some(clear) = self.transparent {
+            let clear_data = compress(Some(clear))?;
+            if clear_data.len() <= data.len() {
+                (data, blend) = (clear_data, BLEND_OVER);
+            }
+        }
         for row in changed.top..changed.top + changed.height {
             let from = (row - region.top) * region.width + (changed.left - region.left);
             let to = row * self.width + changed.left;
