@@ -98,3 +98,39 @@ fn under_a_size_budget_the_replay_is_drawn_with_smaller_cells_or_refused() {
     );
     assert!(!dir.path().join("t.gif").exists());
 }
+
+#[test]
+fn play_writes_its_replay_in_the_format_its_name_says() {
+    let dir = tempfile::tempdir().expect("a scratch folder");
+    let play = [
+        "play",
+        "--A",
+        "builtin:1",
+        "--B",
+        "builtin:greedy",
+        "--clock",
+        "virtual",
+        "-q",
+        "-o",
+        "m.ktz",
+        "--gif",
+        "m.webp",
+    ];
+    let run = katazuke_in(dir.path(), &play, "");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let run = katazuke_in(dir.path(), &["replay", "m.ktz", "-o", "again.webp"], "");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let read = |name: &str| fs::read(dir.path().join(name)).expect("written");
+    assert!(read("m.webp").starts_with(b"RIFF"));
+    assert!(read("m.webp") == read("again.webp"));
+    let refused = katazuke_in(
+        dir.path(),
+        &["play", "--A", "builtin", "--B", "builtin", "--gif", "m.txt"],
+        "",
+    );
+    assert_eq!(refused.code, 2);
+    assert_eq!(
+        refused.stderr,
+        "katazuke: m.txt: this writes an animation, which belongs in a .gif, .webp, .apng or .png file\n"
+    );
+}

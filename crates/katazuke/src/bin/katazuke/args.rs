@@ -448,7 +448,8 @@ pub struct PlayArgs {
     /// Also write the match's events (JSON Lines, §12) here.
     #[arg(long, value_name = "FILE.jsonl")]
     pub events: Option<PathBuf>,
-    /// Also write the replay GIF here.
+    /// Also write the replay here: a GIF, or by the extension a lossless
+    /// WebP (.webp) or an animated PNG (.apng, .png).
     #[arg(long, value_name = "FILE.gif")]
     pub gif: Option<PathBuf>,
     /// Log every line sent to and received from the programs, with the

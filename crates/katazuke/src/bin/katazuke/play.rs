@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use edge::{
-    check_extension, check_writable, is_standard_output, print as print_out, say, write_output,
-    Ending, Shard,
+    check_extension, check_writable, choose_format, is_standard_output, print as print_out, say,
+    write_output, Ending, Shard,
 };
 use katazuke::{
     explain, merge_results, play_match, practice_setup, random_start, read, read_fields,
@@ -17,6 +17,7 @@ use katazuke::{
     SprtStatus, Team, Tournament, TournamentError, TournamentKind, TournamentProgress, CRITERIA,
     TEMPORARY_PREFIX,
 };
+use reel::AnimationFormat;
 
 use crate::args::{
     ClockArg, FieldsOrder, IllegalAnswer, PlayArgs, PlayingArgs, StartArg, SuggestArgs,
@@ -113,7 +114,6 @@ pub fn play(args: &PlayArgs) -> Ending {
     let outputs = [
         ("-o", Some(record_path), "ktz", "the match record"),
         ("--events", args.events.as_deref(), "jsonl", "the event log"),
-        ("--gif", args.gif.as_deref(), "gif", "the replay GIF"),
     ];
     let outputs: Vec<(&str, &Path, &str, &str)> = outputs
         .into_iter()
@@ -123,6 +123,20 @@ pub fn play(args: &PlayArgs) -> Ending {
         if let Err(message) = check_extension(path, extension, what, &[]) {
             return Ending::Invalid(message);
         }
+    }
+    // The replay's format is its name's: .gif, .webp, .apng or .png.
+    let replay_format = match args
+        .gif
+        .as_deref()
+        .map(|path| choose_format(None, path, &[]))
+    {
+        Some(Err(message)) => return Ending::Invalid(message),
+        Some(Ok(format)) => format,
+        None => AnimationFormat::Gif,
+    };
+    let mut outputs = outputs;
+    if let Some(path) = args.gif.as_deref() {
+        outputs.push(("--gif", path, replay_format.extensions()[0], "the replay"));
     }
     for (index, &(option, path, ..)) in outputs.iter().enumerate() {
         for &(other_option, other, ..) in &outputs[index + 1..] {
@@ -227,8 +241,12 @@ pub fn play(args: &PlayArgs) -> Ending {
         }
     }
     if let Some(path) = &args.gif {
-        let written = write_output(path, "GIF", TEMPORARY_PREFIX, |out| {
-            write_replay(&records, &ReplayOptions::default(), out)?;
+        let options = ReplayOptions {
+            format: replay_format,
+            ..ReplayOptions::default()
+        };
+        let written = write_output(path, replay_format.title(), TEMPORARY_PREFIX, |out| {
+            write_replay(&records, &options, out)?;
             Ok(())
         });
         if let Err(ending) = written {
