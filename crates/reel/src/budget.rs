@@ -1,5 +1,6 @@
 //! A size budget: an animation drawn in ever smaller ways until one fits,
-//! each given up as soon as it passes the budget.
+//! each given up as soon as its writer passes the budget (a writer that
+//! writes everything at its end is measured only then).
 
 use std::io::{self, Write};
 
@@ -14,8 +15,9 @@ pub enum Unfitted<E> {
 
 /// Writes with each of `drawings` in turn (largest first) through `write`
 /// into memory, and returns the first that fits in `budget` bytes with
-/// what `write` returned and the bytes. A drawing is given up as soon as
-/// it passes the budget, so a far too large animation costs little.
+/// what `write` returned and the bytes. A drawing is given up as soon as its
+/// writer writes past the budget: a streaming one (the GIF) early, so a far
+/// too large animation costs little.
 pub fn first_that_fits<D, T, E>(
     budget: u64,
     drawings: impl IntoIterator<Item = D>,

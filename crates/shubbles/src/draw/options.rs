@@ -89,19 +89,6 @@ impl RenderOptions {
         self
     }
 
-    /// These options with cells `cell_size` pixels wide, if that is in
-    /// [`CELL_SIZES`].
-    pub fn with_cell_size(self, cell_size: u32) -> Result<RenderOptions, RenderOptionsError> {
-        RenderOptions::new(cell_size)?;
-        Ok(RenderOptions { cell_size, ..self })
-    }
-
-    /// Draws smooth animations at `rate` pictures a second.
-    pub fn with_smooth_rate(mut self, rate: SmoothRate) -> RenderOptions {
-        self.smooth_rate = rate;
-        self
-    }
-
     /// How many pictures a second a smooth animation shows.
     pub const fn smooth_rate(&self) -> SmoothRate {
         self.smooth_rate

@@ -134,9 +134,10 @@ pub fn play(args: &PlayArgs) -> Ending {
         Some(Ok(format)) => format,
         None => AnimationFormat::Gif,
     };
+    let replay_what = format!("the replay {}", replay_format.title());
     let mut outputs = outputs;
     if let Some(path) = args.gif.as_deref() {
-        outputs.push(("--gif", path, replay_format.extensions()[0], "the replay"));
+        outputs.push(("--gif", path, replay_format.extensions()[0], &replay_what));
     }
     for (index, &(option, path, ..)) in outputs.iter().enumerate() {
         for &(other_option, other, ..) in &outputs[index + 1..] {
