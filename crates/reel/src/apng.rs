@@ -22,7 +22,7 @@ use flate2::Compression;
 use tiny_skia::Pixmap;
 
 use crate::error::EncodeError;
-use crate::gif_writer::{Loops, Playback, Rectangle, ReelSummary};
+use crate::gif_writer::{Playback, Rectangle, ReelSummary};
 use crate::palette::{Lookup, Palette};
 use crate::sink::AnimationSink;
 
@@ -316,7 +316,7 @@ impl<W: Write> AnimationSink for ApngWriter<'_, W> {
         }
         let mut control = Vec::with_capacity(8);
         control.extend_from_slice(&(self.frames_written as u32).to_be_bytes());
-        control.extend_from_slice(&plays(self.playback.loops).to_be_bytes());
+        control.extend_from_slice(&u32::from(self.playback.loops.plays()).to_be_bytes());
         write_chunk(&mut head, b"acTL", &control);
         self.out.write_all(&head)?;
         self.out.write_all(&self.body)?;
@@ -329,14 +329,6 @@ impl<W: Write> AnimationSink for ApngWriter<'_, W> {
             duration_cs: self.duration_cs,
         };
         Ok(summary)
-    }
-}
-
-/// `acTL`'s number of plays: 0 for ever.
-fn plays(loops: Loops) -> u32 {
-    match loops {
-        Loops::Forever => 0,
-        Loops::Times(n) => u32::from(n.get()),
     }
 }
 

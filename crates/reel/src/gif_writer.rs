@@ -25,6 +25,15 @@ pub enum Loops {
 }
 
 impl Loops {
+    /// How many times it plays, 0 for ever: the APNG's `num_plays` and
+    /// the WebP's loop count.
+    pub(crate) fn plays(self) -> u16 {
+        match self {
+            Loops::Forever => 0,
+            Loops::Times(n) => n.get(),
+        }
+    }
+
     /// What the GIF's NETSCAPE2.0 extension says, if it has one.
     fn repeat(self) -> Option<Repeat> {
         match self {

@@ -22,7 +22,7 @@ use webp_animation::AnimParams;
 
 use crate::decode::animation_frame_count;
 use crate::error::EncodeError;
-use crate::gif_writer::{Loops, Playback, Rectangle, ReelSummary};
+use crate::gif_writer::{Playback, Rectangle, ReelSummary};
 use crate::palette::{Lookup, Palette};
 use crate::sink::AnimationSink;
 
@@ -62,7 +62,7 @@ impl<'p, W: Write> WebpWriter<'p, W> {
         }
         let options = EncoderOptions {
             anim_params: AnimParams {
-                loop_count: plays(playback.loops),
+                loop_count: i32::from(playback.loops.plays()),
             },
             // Lossless at the most effort libwebp spends on one picture;
             // key frames (whole pictures now and then, for seeking) off,
@@ -170,14 +170,6 @@ impl<W: Write> AnimationSink for WebpWriter<'_, W> {
             duration_cs: self.duration_cs,
         };
         Ok(summary)
-    }
-}
-
-/// `ANIM`'s loop count: 0 for ever, else how many times it plays.
-fn plays(loops: Loops) -> i32 {
-    match loops {
-        Loops::Forever => 0,
-        Loops::Times(n) => i32::from(n.get()),
     }
 }
 
