@@ -1,6 +1,8 @@
 //! The GIF encoder behind [`crate::write_reel`]: pictures mapped to the
 //! palette's indices, each compared with the one before, and only the
-//! changed rectangle compressed, in the smaller of two encodings.
+//! changed rectangle compressed, in the smallest of its likely patches
+//! (see the `transparency` module); the colour table only as long as the
+//! frames' indices need.
 
 use std::borrow::Cow;
 use std::io::{BufWriter, Write};
@@ -12,6 +14,7 @@ use tiny_skia::Pixmap;
 use crate::error::EncodeError;
 use crate::lzw::LzwEncoder;
 use crate::palette::{Lookup, Palette};
+use crate::transparency::{self, Patch};
 
 /// How many times an animation plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -79,16 +82,18 @@ struct Workspace {
     shown: Vec<u8>,
     /// The indices of the region being compared, row after row.
     region: Vec<u8>,
-    /// The changed rectangle with unchanged pixels transparent.
-    transparent_patch: Vec<u8>,
-    /// The changed rectangle as it is.
-    opaque_patch: Vec<u8>,
+    /// The changed rectangle, written as each of its patches.
+    patches: [Vec<u8>; 3],
     /// Compressing here rather than in the `gif` crate gives the same
     /// bytes, only faster (see the `lzw` module).
     lzw: LzwEncoder,
     /// The other candidate's compressed bytes, and a spare buffer.
     candidate: Vec<u8>,
     spare: Vec<u8>,
+    /// How fast the smallest compression so far wrote its bytes, and the
+    /// one being tried.
+    best_pace: Vec<u32>,
+    pace: Vec<u32>,
 }
 
 thread_local! {
@@ -115,11 +120,17 @@ impl Workspace {
 /// A frame encoded and waiting to be written: a run of equal pictures may
 /// still add to its delay, and the last frame takes the hold.
 struct Staged {
+    header: FrameHeader,
+    /// The minimum code size byte and the LZW data.
+    data: Vec<u8>,
+}
+
+/// Where a frame goes and how it shows.
+#[derive(Clone, Copy)]
+struct FrameHeader {
     stored: Rectangle,
     transparent: Option<u8>,
     delay: u16,
-    /// The minimum code size byte and the LZW data.
-    data: Vec<u8>,
 }
 
 /// An animated GIF being written, one picture at a time. The previous
@@ -127,7 +138,7 @@ struct Staged {
 /// where it may have changed, compared there, and only its changed
 /// rectangle is compressed.
 pub struct GifWriter<'p, W: Write> {
-    encoder: Encoder<BufWriter<W>>,
+    output: Output<W>,
     palette: &'p Palette,
     width: usize,
     height: usize,
@@ -138,9 +149,40 @@ pub struct GifWriter<'p, W: Write> {
     duration_cs: u64,
 }
 
+/// Compressed frames past which the GIF's header is written with the
+/// whole palette: a table of 256 colours is 768 bytes, under 0.08 % of a
+/// GIF this large, and the frames held before are all the memory it costs.
+const HOLD_BYTES: usize = 1 << 20;
+
+/// Where frames go.
+enum Output<W: Write> {
+    /// Nothing written yet.
+    Holding(Held<W>),
+    /// The header is written; each frame follows as it comes.
+    Writing(Encoder<BufWriter<W>>),
+    /// Writing the header failed: what was held is lost, and so is the GIF.
+    Failed,
+}
+
+/// The frames so far, compressed, held so that the colour table, written
+/// first, need only be as long as the largest index they use (gifsicle
+/// shrinks it to the colours used).
+struct Held<W> {
+    out: W,
+    /// Each frame, with the end of its data in `data`.
+    frames: Vec<(FrameHeader, usize)>,
+    /// The frames' data, one after another: one buffer, not one a frame.
+    data: Vec<u8>,
+    /// The most colours a frame's codes allow: 2 to the largest minimum
+    /// code size.
+    colours: usize,
+}
+
 impl<'p, W: Write> GifWriter<'p, W> {
-    /// Starts the GIF: header, `palette` as the global colour table and
-    /// the loop extension `playback` asks for.
+    /// Starts the GIF: nothing is written until the first megabyte of
+    /// frames or the end, when the header goes first, with as much of
+    /// `palette` as the frames use for the global colour table and the
+    /// loop extension `playback` asks for.
     pub fn new(
         out: W,
         (width, height): (u32, u32),
@@ -154,18 +196,13 @@ impl<'p, W: Write> GifWriter<'p, W> {
         if gif_width == 0 || gif_height == 0 {
             return Err(too_large);
         }
-        // The encoder writes many small blocks; buffer them.
-        let mut encoder = Encoder::new(
-            BufWriter::new(out),
-            gif_width,
-            gif_height,
-            &palette.rgb_bytes(),
-        )?;
-        if let Some(repeat) = playback.loops.repeat() {
-            encoder.set_repeat(repeat)?;
-        }
         Ok(GifWriter {
-            encoder,
+            output: Output::Holding(Held {
+                out,
+                frames: Vec::new(),
+                data: Vec::new(),
+                colours: 0,
+            }),
             palette,
             width: width as usize,
             height: height as usize,
@@ -198,9 +235,11 @@ impl<'p, W: Write> GifWriter<'p, W> {
             self.work.lzw.encode(&self.work.shown, &mut data);
             let stored = Rectangle::whole(pixmap);
             return self.stage(Staged {
-                stored,
-                transparent: None,
-                delay,
+                header: FrameHeader {
+                    stored,
+                    transparent: None,
+                    delay,
+                },
                 data,
             });
         }
@@ -258,102 +297,80 @@ impl<'p, W: Write> GifWriter<'p, W> {
     }
 
     /// Compresses the `changed` rectangle of the mapped `region` in the
-    /// smaller of its two encodings, and takes it as the picture shown.
+    /// smallest of its likely patches, and takes it as the picture shown.
     fn encode_change(&mut self, region: Rectangle, changed: Rectangle, delay: u16) -> Staged {
         let width = self.width;
-        let now_row = |row: usize| {
-            let start = (row - region.top) * region.width + (changed.left - region.left);
-            start..start + changed.width
+        let Workspace {
+            shown,
+            region: now,
+            patches,
+            lzw,
+            candidate,
+            spare,
+            best_pace,
+            pace,
+        } = &mut self.work;
+        best_pace.clear();
+        let rows = || {
+            (changed.top..changed.top + changed.height).map(|row| {
+                let start = (row - region.top) * region.width + (changed.left - region.left);
+                let shown_start = row * width + changed.left;
+                (
+                    &now[start..start + changed.width],
+                    &shown[shown_start..shown_start + changed.width],
+                )
+            })
         };
-        let shown_row =
-            |row: usize| row * width + changed.left..row * width + changed.left + changed.width;
-        let rows = changed.top..changed.top + changed.height;
-        // Which indices the changed pixels use.
+        // Unchanged pixels may be an index the changed ones do not use,
+        // declared transparent: the picture before shows through.
         let mut used = [false; 256];
-        self.work.opaque_patch.clear();
-        for row in rows.clone() {
-            let now = &self.work.region[now_row(row)];
-            for (&index, &before) in now.iter().zip(&self.work.shown[shown_row(row)]) {
-                if index != before {
-                    used[usize::from(index)] = true;
-                }
-            }
-            self.work.opaque_patch.extend_from_slice(now);
+        for (now, before) in rows() {
+            transparency::mark_changed(now, before, &mut used);
         }
-        // How often each candidate's next pixel differs from the one
-        // before, on every fourth row: runs are what LZW compresses, so
-        // the counts tell when one candidate is sure to be the smaller.
-        let (mut opaque_breaks, mut transparent_breaks) = (0usize, 0usize);
-        for row in rows.clone().step_by(4) {
-            let now = &self.work.region[now_row(row)];
-            let before = &self.work.shown[shown_row(row)];
-            // Unchanged pixels are one symbol, past every index.
-            const UNCHANGED: u16 = 256;
-            let symbol = |i: usize| {
-                if now[i] == before[i] {
-                    UNCHANGED
-                } else {
-                    u16::from(now[i])
-                }
-            };
-            for i in 1..now.len() {
-                opaque_breaks += usize::from(now[i] != now[i - 1]);
-                transparent_breaks += usize::from(symbol(i) != symbol(i - 1));
-            }
-        }
-        // Unchanged pixels may instead be an index the changed ones do not
-        // use, declared transparent: the previous picture shows through,
-        // and runs of one index compress well where little changed (this
-        // one is always tried, so no frame is larger than it was). Where
-        // nearly everything changed, the scattered unchanged pixels break
-        // the runs, and the rectangle as it is is smaller: that one is
-        // compressed too only when it has a chance, which saves compressing
-        // most frames twice.
         let free = (0..self.palette.len()).find(|&i| !used[i]).map(|i| i as u8);
-        let mut best: Option<(Vec<u8>, Option<u8>)> = None;
-        if let Some(free) = free {
-            self.work.transparent_patch.clear();
-            for row in rows.clone() {
-                let now = &self.work.region[now_row(row)];
-                let before = &self.work.shown[shown_row(row)];
-                self.work.transparent_patch.extend(
-                    now.iter()
-                        .zip(before)
-                        .map(|(&index, &before)| if index == before { free } else { index }),
-                );
-            }
-            let mut encoded = std::mem::take(&mut self.work.spare);
+        // Each patch written out, with its breaks: the one breaking its
+        // runs least is compressed first, and each other one only while
+        // it keeps pace with the smallest so far (most fall behind early).
+        let mut tried: Vec<(usize, Patch)> = transparency::write_patches(rows(), free, patches)
+            .into_iter()
+            .map(|kind| {
+                let breaks = transparency::breaks(&patches[kind.slot()], changed.width);
+                (breaks, kind)
+            })
+            .collect();
+        tried.sort_unstable_by_key(|&(breaks, kind)| (breaks, kind.slot()));
+        let mut best: Option<(Vec<u8>, Patch)> = None;
+        for &(_, kind) in &tried {
+            let slot = kind.slot();
+            let mut encoded = std::mem::take(if best.is_none() { spare } else { candidate });
             encoded.clear();
-            self.work
-                .lzw
-                .encode(&self.work.transparent_patch, &mut encoded);
-            best = Some((encoded, Some(free)));
-        }
-        if free.is_none() || opaque_breaks < 2 * transparent_breaks {
-            let mut encoded = std::mem::take(&mut self.work.candidate);
-            encoded.clear();
-            self.work.lzw.encode(&self.work.opaque_patch, &mut encoded);
+            let finished = lzw.encode_against(&patches[slot], &mut encoded, best_pace, pace);
             match &best {
-                Some((smallest, _)) if smallest.len() <= encoded.len() => {
-                    self.work.candidate = encoded
+                Some((smallest, _)) if !finished || smallest.len() <= encoded.len() => {
+                    *candidate = encoded
                 }
                 _ => {
-                    if let Some((beaten, _)) = best.replace((encoded, None)) {
-                        self.work.candidate = beaten;
+                    std::mem::swap(best_pace, pace);
+                    if let Some((beaten, _)) = best.replace((encoded, kind)) {
+                        *candidate = beaten;
                     }
                 }
             }
         }
-        let (data, transparent) = best.unwrap_or_default();
-        for row in rows {
+        let (data, kind) = best.unwrap_or((Vec::new(), Patch::Opaque));
+        let transparent = (kind != Patch::Opaque).then_some(free.unwrap_or(0));
+        for row in changed.top..changed.top + changed.height {
             let start = (row - region.top) * region.width + (changed.left - region.left);
-            self.work.shown[shown_row(row)]
-                .copy_from_slice(&self.work.region[start..start + changed.width]);
+            let shown_start = row * width + changed.left;
+            shown[shown_start..shown_start + changed.width]
+                .copy_from_slice(&now[start..start + changed.width]);
         }
         Staged {
-            stored: changed,
-            transparent,
-            delay,
+            header: FrameHeader {
+                stored: changed,
+                transparent,
+                delay,
+            },
             data,
         }
     }
@@ -365,8 +382,8 @@ impl<'p, W: Write> GifWriter<'p, W> {
         debug_assert!(!self.work.shown.is_empty(), "nothing to repeat yet");
         if self.playback.fold_repeats {
             if let Some(staged) = &mut self.staged {
-                if let Some(sum) = staged.delay.checked_add(delay) {
-                    staged.delay = sum;
+                if let Some(sum) = staged.header.delay.checked_add(delay) {
+                    staged.header.delay = sum;
                     return Ok(());
                 }
             }
@@ -375,14 +392,16 @@ impl<'p, W: Write> GifWriter<'p, W> {
         data.clear();
         self.work.lzw.encode(&[0], &mut data);
         self.stage(Staged {
-            stored: Rectangle {
-                left: 0,
-                top: 0,
-                width: 1,
-                height: 1,
+            header: FrameHeader {
+                stored: Rectangle {
+                    left: 0,
+                    top: 0,
+                    width: 1,
+                    height: 1,
+                },
+                transparent: Some(0),
+                delay,
             },
-            transparent: Some(0),
-            delay,
             data,
         })
     }
@@ -396,25 +415,58 @@ impl<'p, W: Write> GifWriter<'p, W> {
     }
 
     fn write(&mut self, staged: Staged) -> Result<(), EncodeError> {
-        // Every coordinate is within the canvas, whose sides fit in u16 in
-        // `new`.
-        let to_u16 = |n: usize| n as u16;
-        let stored = staged.stored;
-        let gif_frame = gif::Frame {
-            delay: staged.delay,
-            dispose: DisposalMethod::Keep,
-            transparent: staged.transparent,
-            left: to_u16(stored.left),
-            top: to_u16(stored.top),
-            width: to_u16(stored.width),
-            height: to_u16(stored.height),
-            buffer: Cow::Borrowed(&staged.data),
-            ..gif::Frame::default()
-        };
-        self.encoder.write_lzw_pre_encoded_frame(&gif_frame)?;
         self.frames_written += 1;
-        self.duration_cs += u64::from(staged.delay);
+        self.duration_cs += u64::from(staged.header.delay);
+        match &mut self.output {
+            Output::Writing(encoder) => write_frame(encoder, staged.header, &staged.data)?,
+            Output::Holding(held) => {
+                held.colours = held
+                    .colours
+                    .max(1 << staged.data.first().copied().unwrap_or(8));
+                held.data.extend_from_slice(&staged.data);
+                held.frames.push((staged.header, held.data.len()));
+                if held.data.len() > HOLD_BYTES {
+                    self.work.spare = staged.data;
+                    return self.start(Some(self.palette.len()));
+                }
+            }
+            Output::Failed => return Err(header_failed()),
+        }
         self.work.spare = staged.data;
+        Ok(())
+    }
+
+    /// Writes the header, with the first `colours` of the palette (as many
+    /// as the frames held use when `None`), and the frames held so far.
+    fn start(&mut self, colours: Option<usize>) -> Result<(), EncodeError> {
+        if !matches!(self.output, Output::Holding(_)) {
+            return Ok(());
+        }
+        let Output::Holding(held) = std::mem::replace(&mut self.output, Output::Failed) else {
+            return Ok(());
+        };
+        // Even a GIF of no frames has a colour table of two.
+        let colours = colours
+            .unwrap_or(held.colours)
+            .clamp(2, self.palette.len().max(2));
+        let table: Vec<u8> = self.palette.colours()[..colours.min(self.palette.len())]
+            .iter()
+            .flatten()
+            .copied()
+            .collect();
+        // Sides checked in `new`.
+        let (width, height) = (self.width as u16, self.height as u16);
+        // The encoder writes many small blocks; buffer them.
+        let mut encoder = Encoder::new(BufWriter::new(held.out), width, height, &table)?;
+        if let Some(repeat) = self.playback.loops.repeat() {
+            encoder.set_repeat(repeat)?;
+        }
+        let mut start = 0;
+        for (header, end) in held.frames {
+            write_frame(&mut encoder, header, &held.data[start..end])?;
+            start = end;
+        }
+        self.output = Output::Writing(encoder);
         Ok(())
     }
 
@@ -424,7 +476,7 @@ impl<'p, W: Write> GifWriter<'p, W> {
     pub fn finish(mut self) -> Result<(W, ReelSummary), EncodeError> {
         if let Some(mut last) = self.staged.take() {
             if let Some(hold) = self.playback.hold_cs {
-                last.delay = hold;
+                last.header.delay = hold;
             }
             self.write(last)?;
         }
@@ -432,13 +484,49 @@ impl<'p, W: Write> GifWriter<'p, W> {
             frames: self.frames_written,
             duration_cs: self.duration_cs,
         };
+        self.start(None)?;
+        let Output::Writing(encoder) = self.output else {
+            return Err(header_failed());
+        };
         self.work.keep();
-        let buffered = self.encoder.into_inner()?;
+        let buffered = encoder.into_inner()?;
         let out = buffered
             .into_inner()
             .map_err(|error| EncodeError::Io(error.into_error()))?;
         Ok((out, summary))
     }
+}
+
+/// What writing to a GIF whose header could not be written says.
+fn header_failed() -> EncodeError {
+    EncodeError::Io(std::io::Error::other(
+        "the GIF's header could not be written earlier",
+    ))
+}
+
+/// Writes a frame: `data` is its minimum code size byte and LZW data.
+fn write_frame<W: Write>(
+    encoder: &mut Encoder<BufWriter<W>>,
+    header: FrameHeader,
+    data: &[u8],
+) -> Result<(), EncodeError> {
+    // Every coordinate is within the canvas, whose sides fit in u16 in
+    // `GifWriter::new`.
+    let to_u16 = |n: usize| n as u16;
+    let stored = header.stored;
+    let gif_frame = gif::Frame {
+        delay: header.delay,
+        dispose: DisposalMethod::Keep,
+        transparent: header.transparent,
+        left: to_u16(stored.left),
+        top: to_u16(stored.top),
+        width: to_u16(stored.width),
+        height: to_u16(stored.height),
+        buffer: Cow::Borrowed(data),
+        ..gif::Frame::default()
+    };
+    encoder.write_lzw_pre_encoded_frame(&gif_frame)?;
+    Ok(())
 }
 
 /// The pixels of a picture, one RGBA quadruple each.
@@ -558,5 +646,70 @@ mod tests {
             changed_rectangle(&before, &[0, 1, 1, 0], region, side),
             Some(region)
         );
+    }
+
+    /// A palette of 256 distinct colours, and a picture of `side` square
+    /// pixels whose pixel `p` is colour `colour_of(p)`.
+    fn picture(side: u32, colour_of: impl Fn(usize) -> u8) -> (Palette, Pixmap) {
+        let palette =
+            Palette::new((0..=255u8).map(|i| [i, 255 - i, i / 2]).collect()).expect("256 colours");
+        let mut pixmap = Pixmap::new(side, side).expect("a pixmap");
+        for (p, pixel) in pixmap.data_mut().chunks_exact_mut(4).enumerate() {
+            let [r, g, b] = palette.colours()[usize::from(colour_of(p))];
+            pixel.copy_from_slice(&[r, g, b, 255]);
+        }
+        (palette, pixmap)
+    }
+
+    #[test]
+    fn the_colour_table_is_as_long_as_the_frames_need() {
+        // Colours 0 to 5 of 256: a table of 8 (each frame's largest index
+        // and its transparent index fit).
+        let mut bytes = Vec::new();
+        let (palette, first) = picture(16, |p| (p % 3) as u8);
+        let mut gif =
+            GifWriter::new(&mut bytes, (16, 16), &palette, &Playback::default()).expect("started");
+        gif.push(&first, 100).expect("pushed");
+        let (_, second) = picture(16, |p| (p % 6) as u8);
+        gif.push(&second, 100).expect("pushed");
+        gif.finish().expect("finished");
+        let decoded = crate::decode_gif(&bytes).expect("decoded");
+        assert_eq!(decoded.palette.len(), 8 * 3);
+        assert_eq!(decoded.palette[..18], palette.rgb_bytes()[..18]);
+        assert_eq!(decoded.frames[1].indices, palette.indices(&second));
+    }
+
+    #[test]
+    fn a_gif_past_the_first_megabyte_is_written_whole_with_every_colour() {
+        // Noise of 256 colours, 300 by 300: about 100 KB a frame, so the
+        // header is written at the twelfth frame or so, with the whole
+        // palette, and frames follow as they come.
+        let mut seed = 0x9E37_79B9_7F4A_7C15_u64;
+        let mut noise = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut pictures = Vec::new();
+        for _ in 0..14 {
+            let values: Vec<u8> = (0..300 * 300).map(|_| noise() as u8).collect();
+            pictures.push(picture(300, |p| values[p]));
+        }
+        let palette = &pictures[0].0;
+        let mut bytes = Vec::new();
+        let mut gif =
+            GifWriter::new(&mut bytes, (300, 300), palette, &Playback::default()).expect("started");
+        for (_, pixmap) in &pictures {
+            gif.push(pixmap, 10).expect("pushed");
+        }
+        let (_, summary) = gif.finish().expect("finished");
+        assert!(bytes.len() > HOLD_BYTES + HOLD_BYTES / 4, "{}", bytes.len());
+        assert_eq!(summary.frames, 14);
+        let decoded = crate::decode_gif(&bytes).expect("decoded");
+        assert_eq!(decoded.palette, palette.rgb_bytes());
+        for ((_, pixmap), frame) in pictures.iter().zip(&decoded.frames) {
+            assert!(frame.indices == palette.indices(pixmap));
+        }
     }
 }

@@ -32,6 +32,7 @@ mod reel;
 pub mod shapes;
 mod sink;
 pub mod text;
+mod transparency;
 mod webp;
 
 pub use budget::{first_that_fits, Unfitted};

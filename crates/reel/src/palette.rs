@@ -140,6 +140,20 @@ impl Palette {
         Palette::new(colours)
     }
 
+    /// The same colours with `first` moved to the front, in that order
+    /// (a colour of `first` not in the palette is added there, and one the
+    /// palette holds twice is left once: pixels only ever get the first of
+    /// equal entries). A GIF
+    /// frame's codes are as wide as its largest index needs, so a frame
+    /// that uses only the palette's first 4, 8 or 16 entries compresses
+    /// smaller: a game lists first the colours most of its frames use, as
+    /// gifsicle orders a GIF's colours by how many frames use each.
+    pub fn with_first(&self, first: &[[u8; 3]]) -> Result<Palette, PaletteError> {
+        let mut colours = first.to_vec();
+        colours.extend(self.colours.iter().filter(|colour| !first.contains(colour)));
+        Palette::new(colours)
+    }
+
     /// How many colours the palette has (1 to [`MAX_COLOURS`]).
     pub fn len(&self) -> usize {
         self.colours.len()
@@ -275,6 +289,29 @@ fn closest(colours: &[[u8; 3]], rgb: [i32; 3]) -> u8 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn with_first_moves_colours_to_the_front_and_keeps_the_rest_in_order() {
+        let palette = Palette::new(vec![[0; 3], [1; 3], [2; 3], [3; 3]]).unwrap();
+        let reordered = palette.with_first(&[[2; 3], [9; 3]]).unwrap();
+        assert_eq!(
+            reordered.colours(),
+            &[[2; 3], [9; 3], [0; 3], [1; 3], [3; 3]]
+        );
+        assert_eq!(reordered.index_of([2; 3]), 0);
+        assert_eq!(reordered.index_of([3; 3]), 4);
+        // A colour held twice is left once when moved.
+        let twice = Palette::new(vec![[0; 3], [1; 3], [1; 3]]).unwrap();
+        assert_eq!(
+            twice.with_first(&[[1; 3]]).unwrap().colours(),
+            &[[1; 3], [0; 3]]
+        );
+        let full = Palette::new((0..=255).map(|i| [i; 3]).collect()).unwrap();
+        assert_eq!(
+            full.with_first(&[[7, 7, 8]]).unwrap_err(),
+            PaletteError::TooManyColours { given: 257 }
+        );
+    }
 
     const WHITE: [u8; 3] = [255, 255, 255];
     const BLUE: [u8; 3] = [30, 100, 220];
