@@ -7,7 +7,7 @@
 
 use std::sync::OnceLock;
 
-use reel::Palette;
+use reel::{blend, Palette, BLEND_STEPS};
 use tiny_skia::Color;
 
 use crate::model::team::Team;
@@ -118,7 +118,89 @@ const BLENDED: [(Ink, Ink); 22] = [
     (Ink::Dark, Ink::Faint),
 ];
 
-/// The replay's palette: 11 inks and the blends of 22 pairs, 165 colours.
+/// The colours replays use, most used first: an ink, or `part` eighths of
+/// the way from one ink to another (0 is the first ink itself), in the
+/// order gifsicle ranks them (by the frames using each) in the replays of
+/// a 201-turn 7×7 match and of `examples/katazuke/practice.ktz`. A GIF
+/// frame's codes are as wide as its largest index needs, so most frames
+/// then take codes of 6 bits rather than 8.
+const MOST_USED: [(Ink, Ink, u32); 71] = [
+    (Ink::Background, Ink::Background, 0),
+    (Ink::Dark, Ink::Dark, 0),
+    (Ink::Dark, Ink::Background, 2),
+    (Ink::Dark, Ink::Background, 4),
+    (Ink::Dark, Ink::Background, 6),
+    (Ink::Cell, Ink::Cell, 0),
+    (Ink::Faint, Ink::Faint, 0),
+    (Ink::Dark, Ink::Cell, 2),
+    (Ink::Dark, Ink::Cell, 4),
+    (Ink::Dark, Ink::Cell, 6),
+    (Ink::BDark, Ink::BDark, 0),
+    (Ink::BDark, Ink::BLight, 1),
+    (Ink::BDark, Ink::BLight, 3),
+    (Ink::BDark, Ink::Cell, 1),
+    (Ink::BDark, Ink::Background, 4),
+    (Ink::BDark, Ink::Background, 6),
+    (Ink::BDark, Ink::Cell, 4),
+    (Ink::BDark, Ink::Background, 1),
+    (Ink::BDark, Ink::Background, 7),
+    (Ink::BLight, Ink::BLight, 0),
+    (Ink::ADark, Ink::ADark, 0),
+    (Ink::ADark, Ink::Background, 1),
+    (Ink::ADark, Ink::Background, 4),
+    (Ink::ADark, Ink::Background, 6),
+    (Ink::Dark, Ink::ALight, 3),
+    (Ink::ADark, Ink::Background, 3),
+    (Ink::ADark, Ink::Cell, 4),
+    (Ink::Faint, Ink::Background, 2),
+    (Ink::Faint, Ink::Background, 5),
+    (Ink::Changed, Ink::Changed, 0),
+    (Ink::BDark, Ink::BLight, 2),
+    (Ink::BDark, Ink::BLight, 4),
+    (Ink::BDark, Ink::BLight, 5),
+    (Ink::BDark, Ink::BLight, 6),
+    (Ink::BDark, Ink::BLight, 7),
+    (Ink::ALight, Ink::ALight, 0),
+    (Ink::ADark, Ink::ALight, 2),
+    (Ink::ADark, Ink::ALight, 4),
+    (Ink::ADark, Ink::ALight, 5),
+    (Ink::ADark, Ink::ALight, 6),
+    (Ink::ADark, Ink::ALight, 1),
+    (Ink::ADark, Ink::ALight, 3),
+    (Ink::ADark, Ink::ALight, 7),
+    (Ink::Dark, Ink::Highlight, 4),
+    (Ink::Dark, Ink::BLight, 1),
+    (Ink::Dark, Ink::ALight, 1),
+    (Ink::Dark, Ink::Changed, 6),
+    (Ink::Alarm, Ink::Alarm, 0),
+    (Ink::Alarm, Ink::Cell, 4),
+    (Ink::Dark, Ink::Changed, 7),
+    (Ink::Alarm, Ink::Cell, 3),
+    (Ink::Alarm, Ink::Cell, 5),
+    (Ink::Alarm, Ink::Background, 1),
+    (Ink::Alarm, Ink::Background, 3),
+    (Ink::Alarm, Ink::Background, 7),
+    (Ink::Alarm, Ink::ALight, 1),
+    (Ink::Alarm, Ink::ALight, 5),
+    (Ink::Alarm, Ink::Cell, 2),
+    (Ink::Alarm, Ink::Cell, 6),
+    (Ink::Alarm, Ink::Background, 2),
+    (Ink::Alarm, Ink::Background, 4),
+    (Ink::Alarm, Ink::Background, 6),
+    (Ink::Highlight, Ink::Highlight, 0),
+    (Ink::Dark, Ink::Highlight, 2),
+    (Ink::Dark, Ink::Highlight, 6),
+    (Ink::ADark, Ink::Background, 2),
+    (Ink::BDark, Ink::Background, 2),
+    (Ink::ADark, Ink::Cell, 2),
+    (Ink::ADark, Ink::Cell, 6),
+    (Ink::BDark, Ink::Cell, 2),
+    (Ink::BDark, Ink::Cell, 6),
+];
+
+/// The replay's palette: 11 inks and the blends of 22 pairs, at most 165
+/// colours (a blend two pairs share is kept once when listed as most
+/// used), the most used first.
 pub fn palette() -> &'static Palette {
     static PALETTE: OnceLock<Palette> = OnceLock::new();
     PALETTE.get_or_init(|| {
@@ -126,7 +208,13 @@ pub fn palette() -> &'static Palette {
             .iter()
             .map(|(a, b)| (usize::from(a.index()), usize::from(b.index())))
             .collect();
-        Palette::with_blends_between(&INKS, &pairs).expect("165 colours fit a GIF palette")
+        let first: Vec<[u8; 3]> = MOST_USED
+            .iter()
+            .map(|&(from, to, part)| blend(from.rgb(), to.rgb(), part, BLEND_STEPS))
+            .collect();
+        Palette::with_blends_between(&INKS, &pairs)
+            .and_then(|palette| palette.with_first(&first))
+            .expect("165 colours fit a GIF palette")
     })
 }
 
@@ -148,7 +236,27 @@ mod tests {
             let mark = grey(Ink::dark(team).rgb());
             assert!(fill - mark > 60.0, "{team}: {fill} {mark}");
         }
-        assert_eq!(palette().len(), 11 + 22 * 7);
-        assert_eq!(&palette().colours()[..11], &INKS);
+        // The same colours as the inks and their blends (each once: blends
+        // of two pairs can be equal), only in another order.
+        let unordered = {
+            let pairs: Vec<(usize, usize)> = BLENDED
+                .iter()
+                .map(|(a, b)| (usize::from(a.index()), usize::from(b.index())))
+                .collect();
+            Palette::with_blends_between(&INKS, &pairs).expect("fits")
+        };
+        assert_eq!(unordered.len(), 11 + 22 * 7);
+        let mut sorted = palette().colours().to_vec();
+        let mut expected = unordered.colours().to_vec();
+        sorted.sort();
+        sorted.dedup();
+        expected.sort();
+        expected.dedup();
+        assert_eq!(sorted, expected);
+        assert!(palette().len() <= 11 + 22 * 7);
+        for ink in INKS {
+            let index = palette().index_of(ink);
+            assert_eq!(palette().colours()[usize::from(index)], ink);
+        }
     }
 }

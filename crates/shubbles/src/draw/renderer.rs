@@ -110,7 +110,7 @@ impl Renderer {
     /// (at any angle) or text.
     pub fn palette(&self) -> &'static Palette {
         if self.any_angle || self.options.has_text() {
-            blended_palette()
+            blended_palette(self.options.has_text())
         } else {
             ink_palette()
         }

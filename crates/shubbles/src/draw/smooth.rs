@@ -302,7 +302,7 @@ mod tests {
     use reel::decode_gif;
 
     use super::*;
-    use crate::draw::inks::{blended_palette, Ink};
+    use crate::draw::inks::Ink;
     use crate::rules::scenario::Scenario;
 
     const FIGURE_1A: &str = ".........@...o....ooo..xox...";
@@ -478,7 +478,7 @@ mod tests {
 
             let smooth = Renderer::any_angle(&options);
             let still = Renderer::new(&options);
-            let palette = blended_palette();
+            let palette = smooth.palette();
             let mut checked = 0;
             let mut expected = Vec::new();
             let mut drawn = None;

@@ -151,7 +151,7 @@ visited), 5 the --max-states limit was reached first, 2 invalid input,
     /// Write the GIF of Figure 1(a) under `+>|<-v+^+`; needs no input.
     #[command(after_help = "\
 Examples:
-  shubbles demo                 # wrote shubbles.gif: 26 frames, 27 KB, 26 s
+  shubbles demo                 # wrote shubbles.gif: 26 frames, 28 KB, 26 s
   shubbles demo -o demo.gif --cell-size 60
   shubbles demo --no-loop --hold 3 -q")]
     Demo(OutputArgs),

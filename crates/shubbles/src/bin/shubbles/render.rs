@@ -188,7 +188,7 @@ pub fn drawing_in_words(options: &RenderOptions, smooth: bool) -> String {
     }
 }
 
-/// `wrote shubbles.gif: 26 frames, 27 KB, 26 s`: where an animation went,
+/// `wrote shubbles.gif: 26 frames, 28 KB, 26 s`: where an animation went,
 /// how long it plays and what it weighs, so that a user can tell at once
 /// whether it fits a tracker's limit.
 pub fn wrote_animation(path: &Path, summary: &ReelSummary, bytes: u64) -> String {
