@@ -4,10 +4,13 @@
 //! FIFOs and signals ([`unix`]), pictures compared pixel for pixel with
 //! the golden PNGs of a crate's `frames/` folder ([`golden`]), colours'
 //! contrast in greyscale ([`contrast`]), animations of every format decoded
-//! to what they show ([`timeline`]), and the commands the docs show, run
-//! and compared with what they print ([`transcript`]).
+//! to what they show ([`timeline`]), what `gifsicle -O3` still saves on a
+//! GIF ([`gifsicle`]), and the commands the docs show, run and compared
+//! with what they print ([`transcript`]).
 
 pub mod contrast;
+#[cfg(unix)]
+pub mod gifsicle;
 pub mod golden;
 mod run;
 pub mod timeline;
