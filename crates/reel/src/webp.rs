@@ -64,7 +64,7 @@ impl<'p, W: Write> WebpWriter<'p, W> {
             anim_params: AnimParams {
                 loop_count: i32::from(playback.loops.plays()),
             },
-            // Lossless at the most effort libwebp spends on one picture;
+            // Lossless, at libwebp's default effort (method 4 of 0 to 6);
             // key frames (whole pictures now and then, for seeking) off,
             // as a GIF has none: measured smaller and twice as fast.
             encoding_config: Some(EncodingConfig {
@@ -153,12 +153,12 @@ impl<W: Write> AnimationSink for WebpWriter<'_, W> {
         }
         let end_ms = match self.playback.hold_cs {
             // The hold replaces the last frame's own time, as in the GIF.
-            Some(hold) if self.frames_written > 0 => {
+            Some(hold) => {
                 let last_cs = (self.last_frame_ms / 10) as u64;
                 self.duration_cs = self.duration_cs - last_cs + u64::from(hold);
                 self.elapsed_ms - self.last_frame_ms + i64::from(hold) * 10
             }
-            _ => self.elapsed_ms,
+            None => self.elapsed_ms,
         };
         let data = self.encoder.finalize(milliseconds(end_ms)?)?;
         self.out.write_all(&data)?;

@@ -395,7 +395,7 @@ fn under_a_size_budget_each_animation_is_drawn_smaller_or_not_written() {
     let run = shubbles_in(dir.path(), &args, "");
     assert_eq!(run.code, 1, "{}", run.stderr);
     assert!(
-        run.stderr.contains("two.txt:1: cannot write tiny/long.gif: over --max-size 3000 bytes even drawn at the smallest legible size"),
+        run.stderr.contains("two.txt:1: tiny/long.gif: not written: over --max-size 3000 bytes even drawn at the smallest legible size"),
         "{}",
         run.stderr
     );

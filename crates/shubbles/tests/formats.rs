@@ -152,6 +152,14 @@ fn under_a_size_budget_the_animation_is_drawn_smaller_until_it_fits() {
         .expect("a size the budget tries");
     let (_, over) = written(&["demo", "--cell-size", &larger], "c.gif");
     assert!(over > budget as u64, "{larger}-pixel cells: {over} bytes");
+    // -q: the same file, and nothing said.
+    let run = shubbles_in(
+        dir.path(),
+        &["demo", "--max-size", "20KB", "-q", "-o", "e.gif"],
+        "",
+    );
+    assert_eq!((run.code, run.stderr.as_str()), (0, ""));
+    assert!(fs::read(dir.path().join("e.gif")).expect("written") == bytes);
     // A budget the animation meets as it is changes nothing and says so.
     let run = shubbles_in(
         dir.path(),

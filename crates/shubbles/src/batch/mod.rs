@@ -381,13 +381,13 @@ pub struct NotWritten {
 
 impl fmt::Display for NotWritten {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}: cannot write {}: {}",
-            self.location,
-            self.path.display(),
-            self.error
-        )?;
+        let (location, path, error) = (&self.location, self.path.display(), &self.error);
+        // A budget nothing fits is the request's doing, not the disk's.
+        if matches!(error, EncodeError::OverBudget { .. }) {
+            write!(f, "{location}: {path}: not written: {error}")?;
+        } else {
+            write!(f, "{location}: cannot write {path}: {error}")?;
+        }
         match std::error::Error::source(&self.error) {
             Some(cause) => write!(f, ": {cause}"),
             None => Ok(()),

@@ -17,9 +17,9 @@ pub const CELL_SIZES: std::ops::RangeInclusive<u32> = 4..=200;
 /// smallest at which a smole's ring and the stot still read at a glance.
 pub const SMALLEST_LEGIBLE_CELL_SIZE: u32 = 12;
 
-/// Below this cell size a smooth animation drops pictures a second before
-/// it draws smaller still.
-const SMOOTH_SHRINKS_RATE_BELOW: u32 = 24;
+/// At this cell size or smaller a smooth animation drops pictures a
+/// second before it draws smaller still.
+const SMOOTH_SHRINKS_RATE_FROM: u32 = 24;
 
 /// How pictures are drawn: the cell size, and the opt-in caption and cell
 /// numbers; and how an animation plays: its loops, and how long its last
@@ -108,7 +108,7 @@ impl RenderOptions {
                 SmoothRate::Half | SmoothRate::Quarter => SmoothRate::Quarter,
             };
             if smooth
-                && drawing.cell_size <= SMOOTH_SHRINKS_RATE_BELOW
+                && drawing.cell_size <= SMOOTH_SHRINKS_RATE_FROM
                 && slower != drawing.smooth_rate
             {
                 drawing.smooth_rate = slower;

@@ -450,7 +450,7 @@ pub struct PlayArgs {
     pub events: Option<PathBuf>,
     /// Also write the replay here: a GIF, or by the extension a lossless
     /// WebP (.webp) or an animated PNG (.apng, .png).
-    #[arg(long, value_name = "FILE.gif")]
+    #[arg(long, value_name = "FILE")]
     pub gif: Option<PathBuf>,
     /// Log every line sent to and received from the programs, with the
     /// seconds since the match began, to this file as the match goes.

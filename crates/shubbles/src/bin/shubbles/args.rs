@@ -281,8 +281,8 @@ fn parse_hold(text: &str) -> Result<u16, String> {
 /// Whether to say what was written.
 #[derive(Args, Debug, Default)]
 pub struct QuietArgs {
-    /// Say nothing on success (not even the `wrote FILE: ...` line);
-    /// errors and `!` are still told.
+    /// Say nothing on success (not even the `wrote FILE: ...` line, nor
+    /// the drawing --max-size chose); errors and `!` are still told.
     #[arg(short, long)]
     pub quiet: bool,
 }

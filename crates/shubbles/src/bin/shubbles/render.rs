@@ -116,7 +116,8 @@ pub fn render(source: &Source, args: &OutputArgs, style: GifStyle) -> Ending {
             ))
         }
     };
-    match write_animation(&|| source.frames(), &options, style, &path, &args.animation) {
+    let animation = (&args.animation, args.quiet.quiet);
+    match write_animation(&|| source.frames(), &options, style, &path, animation) {
         Ok((summary, bytes)) => {
             if let (Some(bytes), false) = (bytes, args.quiet.quiet) {
                 say(&wrote_animation(&path, &summary, bytes));
@@ -128,14 +129,15 @@ pub fn render(source: &Source, args: &OutputArgs, style: GifStyle) -> Ending {
 }
 
 /// Writes the animation of `frames` to `path` in the format `animation`
-/// or the name asks for, within its size budget if it has one; returns
-/// what was written and its bytes (`None` on standard output).
+/// or the name asks for, within its size budget if it has one (saying what
+/// drawing fitted, unless `quiet`); returns what was written and its bytes
+/// (`None` on standard output).
 pub fn write_animation<'a>(
     frames: &dyn Fn() -> Box<dyn Iterator<Item = Frame> + 'a>,
     options: &RenderOptions,
     style: GifStyle,
     path: &Path,
-    animation: &AnimationArgs,
+    (animation, quiet): (&AnimationArgs, bool),
 ) -> Result<(ReelSummary, Option<u64>), Ending> {
     let format = choose_animation_format(animation.format, path).map_err(Ending::Invalid)?;
     let options = options.clone().with_format(format);
@@ -151,7 +153,7 @@ pub fn write_animation<'a>(
     });
     match fitted {
         Ok((chosen, summary, bytes)) => {
-            if chosen != options {
+            if chosen != options && !quiet {
                 say(&format!(
                     "shubbles: --max-size {}: drawn with {}",
                     size_in_words(budget),

@@ -131,7 +131,8 @@ pub fn solve_command(args: &SolveArgs) -> Ending {
         };
         for (path, style) in paths() {
             let frames = || -> Box<dyn Iterator<Item = _>> { Box::new(answer.frames()) };
-            let written = write_animation(&frames, &options, style, path, &Default::default());
+            let written =
+                write_animation(&frames, &options, style, path, (&Default::default(), true));
             match written {
                 Ok((summary, Some(bytes))) if !args.quiet => {
                     say(&wrote_animation(path, &summary, bytes));
