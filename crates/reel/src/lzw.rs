@@ -199,11 +199,8 @@ impl LzwEncoder {
                     // Jump along the run as far as the dictionary knows it.
                     let base = usize::from(symbol) * MAX_CODES;
                     let longest = usize::from(self.longest_run[usize::from(symbol)]);
-                    let ahead = indices[i..]
-                        .iter()
-                        .take(longest - length + 1)
-                        .take_while(|&&s| s == symbol)
-                        .count();
+                    let look = (longest - length + 1).min(indices.len() - i);
+                    let ahead = run_length(&indices[i..i + look], symbol);
                     let reach = (length + ahead).min(longest);
                     if reach > length {
                         current = self.runs[base + reach];
@@ -312,6 +309,20 @@ impl LzwEncoder {
             self.longest_run[symbol] = 1;
         }
     }
+}
+
+/// How many of `indices` from the first are `symbol`, eight at a time:
+/// runs of one index are most of a frame.
+fn run_length(indices: &[u8], symbol: u8) -> usize {
+    let pattern = u64::from_ne_bytes([symbol; 8]);
+    let (words, rest) = indices.as_chunks::<8>();
+    for (n, eight) in words.iter().enumerate() {
+        let differs = u64::from_le_bytes(*eight) ^ pattern;
+        if differs != 0 {
+            return n * 8 + differs.trailing_zeros() as usize / 8;
+        }
+    }
+    words.len() * 8 + rest.iter().take_while(|&&s| s == symbol).count()
 }
 
 /// The `gif` crate's choice: enough bits for the largest index (it stops
@@ -503,6 +514,20 @@ mod tests {
         let mut again = Vec::new();
         assert!(encoder.encode_against(&calm, &mut again, &rival, &mut pace));
         assert_eq!(again, out);
+    }
+
+    #[test]
+    fn run_lengths_are_counted_eight_at_a_time_as_one_at_a_time() {
+        let mut indices = vec![5u8; 30];
+        for stop in [0, 1, 7, 8, 9, 16, 23, 29] {
+            indices[stop] = 6;
+            for start in 0..=stop {
+                assert_eq!(run_length(&indices[start..], 5), stop - start);
+            }
+            indices[stop] = 5;
+        }
+        assert_eq!(run_length(&indices, 5), 30);
+        assert_eq!(run_length(&[], 5), 0);
     }
 
     #[test]
