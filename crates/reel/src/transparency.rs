@@ -194,15 +194,14 @@ impl StretchWriter<'_> {
     /// pixel of the words that are neither all changed nor all unchanged.
     #[inline(always)]
     fn step(&mut self, index: u8, was: u8) {
-        let at = self.at;
-        self.at += 1;
         if index != was {
-            self.at = at;
             self.end_stretch();
-            self.at = at + 1;
-            self.out[at] = index;
+            self.out[self.at] = index;
+            self.at += 1;
             return;
         }
+        let at = self.at;
+        self.at += 1;
         self.stretch = match self.stretch {
             Stretch::None => {
                 self.out[at] = index;
