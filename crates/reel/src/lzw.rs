@@ -328,13 +328,16 @@ fn run_length(indices: &[u8], symbol: u8) -> usize {
 /// The `gif` crate's choice: enough bits for the largest index (it stops
 /// looking past 127, which already needs 8), and never fewer than 2.
 fn min_code_size(indices: &[u8]) -> u8 {
+    // A block at a time with no branch inside, which compiles to wide
+    // maxima: byte by byte, with the early stop inside the loop, this scan
+    // was half the time of compressing.
     let mut largest = 0;
-    for &index in indices {
-        if index > largest {
-            largest = index;
-            if index > 127 {
-                break;
-            }
+    for block in indices.chunks(1024) {
+        largest = block
+            .iter()
+            .fold(largest, |largest, &index| largest.max(index));
+        if largest > 127 {
+            break;
         }
     }
     (u32::from(largest) + 1)
@@ -528,6 +531,28 @@ mod tests {
         }
         assert_eq!(run_length(&indices, 5), 30);
         assert_eq!(run_length(&[], 5), 0);
+    }
+
+    #[test]
+    fn the_minimum_code_size_fits_the_largest_index_wherever_it_is() {
+        assert_eq!(min_code_size(&[]), 2);
+        for (largest, size) in [
+            (0, 2),
+            (3, 2),
+            (4, 3),
+            (7, 3),
+            (8, 4),
+            (127, 7),
+            (128, 8),
+            (255, 8),
+        ] {
+            // The largest index alone, first, last, and past a block.
+            for (len, at) in [(1, 0), (3_000, 0), (3_000, 2_999), (3_000, 1_500)] {
+                let mut indices = vec![0u8; len];
+                indices[at] = largest;
+                assert_eq!(min_code_size(&indices), size, "{largest} at {at} of {len}");
+            }
+        }
     }
 
     #[test]
