@@ -15,11 +15,11 @@
 //! room; its frames store the rectangle as it is and replace what was
 //! there.
 //!
-//! The PNG's entry 0 is the colour of the first picture's top-left pixel,
-//! swapped with the palette's first: every row starts with a filter byte
-//! 0, which then continues the run of the colour around the picture
-//! rather than breaking it (a smooth demo whose palette started with the
-//! cells' white was 13 % larger).
+//! The PNG's palette starts with the colour of the first picture's
+//! top-left pixel: every row starts with a filter byte 0, which then
+//! continues the run of the colour around the picture rather than breaking
+//! it (a smooth demo whose palette started with the cells' white was 13 %
+//! larger).
 
 use std::io::Write;
 
@@ -52,16 +52,15 @@ struct Staged {
 /// An animated PNG being written, one picture at a time.
 pub(crate) struct ApngWriter<'p, W: Write> {
     out: W,
-    palette: &'p Palette,
+    /// The palette given, until the first picture puts its corner's colour
+    /// first in `reordered` (when it is not already).
+    given: &'p Palette,
+    reordered: Option<Palette>,
     width: usize,
     height: usize,
     playback: Playback,
     /// The index that shows the frame before, if the palette leaves room.
     transparent: Option<u8>,
-    /// The PNG's entry of each palette index (and of `transparent`): the
-    /// identity but for the top-left colour of the first picture, swapped
-    /// with entry 0. Set at the first picture.
-    entries: [u8; 256],
     /// The palette index of every pixel of the picture before; empty until
     /// the first picture.
     shown: Vec<u8>,
@@ -90,12 +89,12 @@ impl<'p, W: Write> ApngWriter<'p, W> {
         let transparent = u8::try_from(palette.len()).ok();
         Ok(ApngWriter {
             out,
-            palette,
+            given: palette,
+            reordered: None,
             width: width as usize,
             height: height as usize,
             playback: *playback,
             transparent,
-            entries: std::array::from_fn(|index| index as u8),
             shown: Vec::new(),
             region: Vec::new(),
             staged: None,
@@ -106,10 +105,15 @@ impl<'p, W: Write> ApngWriter<'p, W> {
         })
     }
 
+    /// The palette the PNG's indices are of.
+    fn palette(&self) -> &Palette {
+        self.reordered.as_ref().unwrap_or(self.given)
+    }
+
     /// The palette indices of `region` of `pixmap`, row after row.
     fn map_region(&mut self, pixmap: &Pixmap, region: Rectangle) {
         let pixels = pixmap.data().as_chunks::<4>().0;
-        let mut lookup = Lookup::new(self.palette);
+        let mut lookup = Lookup::new(self.reordered.as_ref().unwrap_or(self.given));
         self.region.clear();
         for y in region.top..region.top + region.height {
             let start = y * self.width + region.left;
@@ -222,11 +226,22 @@ impl<W: Write> AnimationSink for ApngWriter<'_, W> {
         delay_cs: u16,
     ) -> Result<(), EncodeError> {
         if self.shown.is_empty() {
-            self.palette.indices_into(pixmap, &mut self.shown);
-            let corner = self.shown[0];
-            self.entries.swap(0, usize::from(corner));
+            self.given.indices_into(pixmap, &mut self.shown);
+            let corner = usize::from(self.shown[0]);
+            if corner != 0 {
+                // The same colours in another order (unless the corner's
+                // is listed twice, when it is left as it was: the
+                // transparent entry follows the palette's length).
+                let first = [self.given.colours()[corner]];
+                if let Ok(palette) = self.given.with_first(&first) {
+                    if palette.len() == self.given.len() {
+                        palette.indices_into(pixmap, &mut self.shown);
+                        self.reordered = Some(palette);
+                    }
+                }
+            }
             let whole = Rectangle::whole(pixmap);
-            let data = compress_rows(self.shown.chunks_exact(self.width), &self.entries)?;
+            let data = compress_rows(self.shown.chunks_exact(self.width))?;
             return self.stage(Staged {
                 stored: whole,
                 blend: BLEND_SOURCE,
@@ -245,7 +260,7 @@ impl<W: Write> AnimationSink for ApngWriter<'_, W> {
         // nearly everything did (a turning box).
         let compress = |clear| {
             let rows = self.changed_rows(region, changed, clear);
-            compress_rows(rows.chunks_exact(changed.width), &self.entries)
+            compress_rows(rows.chunks_exact(changed.width))
         };
         let mut data = compress(None)?;
         let mut blend = BLEND_SOURCE;
@@ -282,7 +297,7 @@ impl<W: Write> AnimationSink for ApngWriter<'_, W> {
             }
         }
         let pixel = self.transparent.unwrap_or(self.shown[0]);
-        let data = compress_rows([[pixel].as_slice()].into_iter(), &self.entries)?;
+        let data = compress_rows([[pixel].as_slice()].into_iter())?;
         self.stage(Staged {
             stored: Rectangle {
                 left: 0,
@@ -317,17 +332,10 @@ impl<W: Write> AnimationSink for ApngWriter<'_, W> {
         // not interlaced.
         header.extend_from_slice(&[8, 3, 0, 0, 0]);
         write_chunk(&mut head, b"IHDR", &header);
-        let mut colours = self.palette.rgb_bytes();
-        // Entry 0 and the one it was swapped with (`entries` is its own
-        // inverse); the transparent entry is never swapped, as the corner
-        // of a first picture is a palette colour.
-        let swapped = usize::from(self.entries[0]);
-        for byte in 0..3 {
-            colours.swap(byte, 3 * swapped + byte);
-        }
+        let mut colours = self.palette().rgb_bytes();
         if self.transparent.is_some() {
             colours.extend_from_slice(&[0, 0, 0]);
-            let mut alphas = vec![255; self.palette.len()];
+            let mut alphas = vec![255; self.palette().len()];
             alphas.push(0);
             write_chunk(&mut head, b"PLTE", &colours);
             write_chunk(&mut head, b"tRNS", &alphas);
@@ -352,22 +360,15 @@ impl<W: Write> AnimationSink for ApngWriter<'_, W> {
     }
 }
 
-/// The zlib stream of `rows` of palette indices, each written as its PNG
-/// `entries` after its filter byte. Filter "none" suits palette indices
-/// best (the PNG specification's advice): the differences the other
-/// filters take mean nothing between indices.
-fn compress_rows<'a>(
-    rows: impl Iterator<Item = &'a [u8]>,
-    entries: &[u8; 256],
-) -> Result<Vec<u8>, EncodeError> {
+/// The zlib stream of `rows`, each after its filter byte. Filter "none"
+/// suits palette indices best (the PNG specification's advice): the
+/// differences the other filters take mean nothing between indices.
+fn compress_rows<'a>(rows: impl Iterator<Item = &'a [u8]>) -> Result<Vec<u8>, EncodeError> {
     let mut zlib = ZlibEncoder::new(Vec::new(), Compression::best());
     let (mut width, mut height) = (0, 0);
-    let mut line = Vec::new();
     for row in rows {
-        line.clear();
-        line.push(0);
-        line.extend(row.iter().map(|&index| entries[usize::from(index)]));
-        zlib.write_all(&line)?;
+        zlib.write_all(&[0])?;
+        zlib.write_all(row)?;
         (width, height) = (row.len(), height + 1);
     }
     let data = zlib.finish()?;
