@@ -30,6 +30,7 @@ mod model;
 mod progress;
 mod rules;
 mod solve;
+mod table;
 
 /// How the hidden temporary files that the box's tools write beside their
 /// outputs begin (`.shubbles-XXXXXX.tmp`, renamed over the output when it
@@ -68,7 +69,12 @@ pub use reel::{write_png, EncodeError, Loops};
 
 // Shortest answers.
 pub use solve::{
-    progress_line, solve, SolveError, SolveOutcome, SolveProgress, SolveReport, MAX_STATES,
+    progress_line, solve, solve_with_table, SolveError, SolveOutcome, SolveProgress, SolveReport,
+    MAX_STATES,
+};
+pub use table::{
+    build_file, partial_path, BuildSummary, FileError, LayerStatistics, Mismatch, Table,
+    TableError, TableProgress, TableStatistics, MAX_SHUBBLES as TABLE_MAX_SHUBBLES, TABLE_VERSION,
 };
 
 // Many scenarios at once.

@@ -61,7 +61,7 @@ use std::time::Instant;
 mod report;
 mod schedule;
 mod search;
-mod successors;
+pub(crate) mod successors;
 mod visited;
 
 pub use report::{progress_line, SolveError, SolveOutcome, SolveProgress, SolveReport};
@@ -70,6 +70,7 @@ pub use search::MAX_STATES;
 use crate::model::operation::{format_operations, Operation};
 use crate::model::state::State;
 use crate::rules::scenario::Scenario;
+use crate::table::{Table, TableError};
 use search::Search;
 
 /// Finds a shortest operation string after which no shubble is in the box
@@ -94,6 +95,34 @@ pub fn solve(
         states_expanded: search.expanded(),
         elapsed: began.elapsed(),
         memory_bytes: search.peak_bytes(),
+        from_table: false,
+    })
+}
+
+/// [`solve`] by reading a [`Table`] instead of searching: the same
+/// shortest length, the answer found by descending the table (replayed
+/// through the engine like the search's).
+pub fn solve_with_table(start: &State, table: &Table) -> Result<SolveReport, TableError> {
+    let began = Instant::now();
+    let (answer, look_ups) = table.answer_counted(start)?;
+    let outcome = match answer {
+        Some(operations) => {
+            replay(start, &operations).map_err(|_| TableError::Damaged)?;
+            SolveOutcome::Solved {
+                operations,
+                states_visited: look_ups,
+            }
+        }
+        None => SolveOutcome::Unsolvable {
+            states_visited: look_ups,
+        },
+    };
+    Ok(SolveReport {
+        outcome,
+        states_expanded: 0,
+        elapsed: began.elapsed(),
+        memory_bytes: 0,
+        from_table: true,
     })
 }
 

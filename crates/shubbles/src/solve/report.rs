@@ -77,6 +77,9 @@ pub struct SolveReport {
     /// The most bytes the search held at once in its visited set, parent
     /// records and queue, spare capacity included.
     pub memory_bytes: usize,
+    /// Whether the answer was read from a table (`states_visited` then
+    /// counts its look-ups) rather than searched for.
+    pub from_table: bool,
 }
 
 impl SolveReport {
@@ -88,11 +91,22 @@ impl SolveReport {
             SolveOutcome::Solved {
                 operations,
                 states_visited,
+            } if self.from_table => format!(
+                "solved in {} operation{}: read from the table ({states_visited} look-ups) in {ms:.3} ms",
+                operations.len(),
+                if operations.len() == 1 { "" } else { "s" },
+            ),
+            SolveOutcome::Solved {
+                operations,
+                states_visited,
             } => format!(
                 "solved in {} operation{}: {states_visited} states visited in {ms:.1} ms",
                 operations.len(),
                 if operations.len() == 1 { "" } else { "s" },
             ),
+            SolveOutcome::Unsolvable { .. } if self.from_table => {
+                format!("no solution: the table says so, in {ms:.3} ms")
+            }
             SolveOutcome::Unsolvable { states_visited } => format!(
                 "no solution: all {states_visited} reachable states visited in {ms:.1} ms"
             ),
@@ -117,8 +131,9 @@ impl SolveReport {
             SolveOutcome::LimitReached { .. } => ("limit_reached", "null".into(), "null".into()),
         };
         format!(
-            "{{\"outcome\":\"{outcome}\",\"answer\":{answer},\"length\":{length},\"states_visited\":{},\"time_ms\":{:.3}}}",
+            "{{\"outcome\":\"{outcome}\",\"answer\":{answer},\"length\":{length},\"states_visited\":{},{}\"time_ms\":{:.3}}}",
             self.outcome.states_visited(),
+            if self.from_table { "\"source\":\"table\"," } else { "" },
             millis(self.elapsed),
         )
     }

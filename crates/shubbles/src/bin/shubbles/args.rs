@@ -148,6 +148,9 @@ Exit status: 0 solved, 4 no solution exists (every reachable state was
 visited), 5 the --max-states limit was reached first, 2 invalid input,
 1 any other error.")]
     Solve(SolveArgs),
+    /// The box solved: the distance of every stable state, built once into
+    /// a file, then looked up in microseconds.
+    Table(crate::table::TableArgs),
     /// Write the GIF of Figure 1(a) under `+>|<-v+^+`; needs no input.
     #[command(after_help = "\
 Examples:
@@ -373,6 +376,10 @@ pub struct SolveArgs {
     pub cell_size: u32,
     #[command(flatten)]
     pub playback: PlaybackArgs,
+    /// Read the answer from a table (`shubbles table build`) instead of
+    /// searching; a state with more shubbles than it covers is searched.
+    #[arg(long, value_name = "FILE")]
+    pub table: Option<PathBuf>,
     /// Say nothing but the answer: no summary, no `wrote FILE` lines.
     #[arg(short, long)]
     pub quiet: bool,
@@ -416,7 +423,7 @@ const OPTIONS_WITH_VALUES: [&str; 6] = [
     "--hold",
 ];
 
-pub const COMMANDS: [&str; 12] = [
+pub const COMMANDS: [&str; 13] = [
     "gif",
     "smooth",
     "text",
@@ -425,6 +432,7 @@ pub const COMMANDS: [&str; 12] = [
     "png",
     "events",
     "solve",
+    "table",
     "demo",
     "batch",
     "batch-merge",

@@ -13,6 +13,7 @@ mod exit;
 mod input;
 mod render;
 mod solve;
+mod table;
 mod text;
 
 use std::io::{self, IsTerminal};
@@ -26,6 +27,7 @@ use batch::{merge, run_batch};
 use exit::PROGRAM;
 use render::{gif, png, render, GifStyle, Source};
 use solve::solve_command;
+use table::table_command;
 use text::{print_run, text};
 
 fn main() -> ExitCode {
@@ -55,6 +57,7 @@ fn main() -> ExitCode {
         Some(Command::Png(args)) => png(&args),
         Some(Command::Events(args)) => print_run(&args, write_event_log),
         Some(Command::Solve(args)) => solve_command(&args),
+        Some(Command::Table(args)) => table_command(&args),
         Some(Command::Demo(args)) => render(
             &Source::Run(Scenario::figure_1a()),
             &args,

@@ -4,9 +4,11 @@
 use std::io::{self, IsTerminal};
 
 use edge::{is_standard_output, print, say, say_partial, Ending};
+use std::path::Path;
+
 use shubbles::{
-    format_operations, progress_line, solve, NoProgress, RenderOptions, Scenario, SolveOutcome,
-    SolveProgress,
+    format_operations, progress_line, solve, solve_with_table, NoProgress, RenderOptions, Scenario,
+    SolveOutcome, SolveProgress, SolveReport, State, TableError,
 };
 
 use crate::args::{RunArgs, SolveArgs};
@@ -23,6 +25,24 @@ impl SolveProgress for TerminalProgress {
             "\r{}\x1b[K",
             progress_line(depth, states_seen, elapsed)
         ));
+    }
+}
+
+/// The answer read from the table at `path`, or `None` when the table
+/// does not cover the state (it is then searched for, as without one).
+fn read_table(path: &Path, start: &State) -> Result<Option<SolveReport>, Ending> {
+    let shubbles = start.shubbles().len() as usize;
+    let table = crate::table::open(path, shubbles)?;
+    match solve_with_table(start, &table) {
+        Ok(report) => Ok(Some(report)),
+        Err(TableError::NotCovered { covered, .. }) => {
+            say(&format!(
+                "{PROGRAM}: {} covers up to {covered} shubbles, the start has {shubbles}: searching instead",
+                path.display()
+            ));
+            Ok(None)
+        }
+        Err(error) => Err(Ending::Error(anyhow::anyhow!("{error}"))),
     }
 }
 
@@ -89,7 +109,16 @@ pub fn solve_command(args: &SolveArgs) -> Ending {
         return Ending::Status(NO_SOLUTION);
     }
     let on_terminal = io::stderr().is_terminal();
-    let searched = if on_terminal {
+    let from_table = match &args.table {
+        Some(path) => match read_table(path, &settled.state) {
+            Ok(report) => report,
+            Err(ending) => return ending,
+        },
+        None => None,
+    };
+    let searched = if let Some(report) = from_table {
+        Ok(report)
+    } else if on_terminal {
         solve(&settled.state, args.max_states, &mut TerminalProgress)
     } else {
         solve(&settled.state, args.max_states, &mut NoProgress)
