@@ -24,6 +24,7 @@ use std::io::{self, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 use super::build::{TableProgress, UNSOLVABLE};
+use super::distances::Distances;
 use super::{Builder, Table, TableError};
 use crate::model::geometry::CELL_COUNT;
 
@@ -172,8 +173,9 @@ fn read_whole_blocks(
         else {
             break;
         };
-        progress.layer_resumed(shubbles, layer.len() as u64);
-        builder.layers.push(layer);
+        progress.layer_resumed(shubbles, layer.len());
+        // The next layer's build reads this one a byte a state.
+        builder.layers.push(layer.to_bytes());
         end += len;
     }
     Ok(end)
@@ -298,14 +300,14 @@ fn write_block(out: &mut impl Write, shubbles: usize, layer: &[u8]) -> io::Resul
 }
 
 /// Reads the block of layer `shubbles`: `None` at the end of the file,
-/// an error when the block is torn or damaged. Gives the layer and the
-/// block's length.
+/// an error when the block is torn or damaged. Gives the layer (packed,
+/// as the file holds it) and the block's length.
 fn read_block(
     input: &mut impl Read,
     path: &Path,
     shubbles: usize,
     index: &super::index::Index,
-) -> Result<Option<(usize, Vec<u8>, u64)>, FileError> {
+) -> Result<Option<(usize, Distances, u64)>, FileError> {
     let mut head = [0u8; BLOCK_HEADER_LEN as usize];
     match input.read(&mut head[..1]) {
         Ok(0) => return Ok(None),
@@ -351,22 +353,8 @@ fn read_block(
             &format!("{layer_name} does not match its checksum"),
         ));
     }
-    let ones = (1u16 << bits) - 1;
-    let mut layer = Vec::with_capacity(states as usize);
-    let (mut word, mut filled, mut bytes) = (0u64, 0u32, payload.iter());
-    for _ in 0..states {
-        while filled < bits {
-            word |= (*bytes.next().unwrap_or(&0) as u64) << filled;
-            filled += 8;
-        }
-        let code = (word & ones as u64) as u16;
-        word >>= bits;
-        filled -= bits;
-        layer.push(if code == ones { UNSOLVABLE } else { code as u8 });
-    }
-    Ok(Some((
-        shubbles,
-        layer,
-        BLOCK_HEADER_LEN + payload.len() as u64,
-    )))
+    let len = BLOCK_HEADER_LEN + payload.len() as u64;
+    let layer = Distances::from_packed(bits, payload, states)
+        .ok_or_else(|| damaged(path, &format!("{layer_name} has a bad header")))?;
+    Ok(Some((shubbles, layer, len)))
 }

@@ -24,6 +24,7 @@
 //! ```
 
 mod build;
+mod distances;
 mod file;
 mod index;
 mod predecessors;
@@ -42,6 +43,7 @@ use crate::model::operation::Operation;
 use crate::model::packing::{pack_cells, unpack_cells};
 use crate::model::state::State;
 use build::UNSOLVABLE;
+use distances::Distances;
 use index::{shape_number, Index, Indexed};
 use predecessors::Predecessors;
 
@@ -52,8 +54,9 @@ pub const MAX_SHUBBLES: usize = CELL_COUNT - 3;
 /// The distances of every stable state with up to some number of shubbles.
 pub struct Table {
     index: Index,
-    /// `layers[k]`: one byte per state with `k` shubbles, in index order.
-    layers: Vec<Vec<u8>>,
+    /// `layers[k]`: the distances of the states with `k` shubbles, in
+    /// the index's order.
+    layers: Vec<Distances>,
 }
 
 /// Why a table could not answer, or be built.
@@ -135,7 +138,7 @@ impl Table {
     /// The fewest operations that solve `state`, or `None` if nothing does.
     pub fn distance(&self, state: &State) -> Result<Option<usize>, TableError> {
         let (layer, rank) = self.locate(state.pack())?;
-        Ok(known(self.layers[layer][rank as usize]))
+        Ok(known(self.layers[layer].get(rank)))
     }
 
     /// A shortest answer from `state`, or `None` if there is none: at each
@@ -153,7 +156,7 @@ impl Table {
         let mut word = state.pack();
         let (layer, rank) = self.locate(word)?;
         let mut look_ups = 1;
-        let Some(mut left) = known(self.layers[layer][rank as usize]) else {
+        let Some(mut left) = known(self.layers[layer].get(rank)) else {
             return Ok((None, look_ups));
         };
         let mut operations = Vec::with_capacity(left);
@@ -180,7 +183,7 @@ impl Table {
     /// The distance of a packed state the rules led to.
     fn distance_of_word(&self, word: u64) -> Option<usize> {
         let (layer, rank) = self.locate(word).ok()?;
-        known(self.layers[layer][rank as usize])
+        known(self.layers[layer].get(rank))
     }
 
     /// The layer and number of a packed state.
@@ -208,12 +211,12 @@ impl Table {
     /// Every state of the layer of `shubbles` shubbles with its distance
     /// (`None`: unsolvable), in the index's order.
     pub fn layer(&self, shubbles: usize) -> impl Iterator<Item = (State, Option<usize>)> + '_ {
-        self.layers[shubbles]
-            .iter()
-            .enumerate()
-            .map(move |(rank, &distance)| {
-                (self.state_at(shubbles + 2, rank as u64), known(distance))
-            })
+        (0..self.layers[shubbles].len()).map(move |rank| {
+            (
+                self.state_at(shubbles + 2, rank),
+                known(self.layers[shubbles].get(rank)),
+            )
+        })
     }
 
     /// How many unturned states (orientation 0°, where every start is)
@@ -319,7 +322,7 @@ impl Builder {
     pub(crate) fn finish(self) -> Table {
         Table {
             index: self.index,
-            layers: self.layers,
+            layers: self.layers.into_iter().map(Distances::from_bytes).collect(),
         }
     }
 }

@@ -53,9 +53,9 @@ impl Table {
             for (place, pattern) in self.index.layers[n].iter().enumerate() {
                 let quarters = (pattern.shape / CELL_COUNT as u8) as usize;
                 let first = place * per_pattern;
-                let own = &distances[first..first + per_pattern];
                 layer.states[quarters] += per_pattern as u64;
-                for (pair, &distance) in own.iter().enumerate() {
+                for pair in 0..per_pattern {
+                    let distance = distances.get((first + pair) as u64);
                     if distance == UNSOLVABLE {
                         layer.unsolvable[quarters] += 1;
                         continue;

@@ -11,8 +11,6 @@
 //! test), not the build's predecessors, so this is a second
 //! implementation holding the first.
 
-use std::sync::atomic::{AtomicU64, Ordering};
-
 use rayon::prelude::*;
 
 use super::build::{TableProgress, UNSOLVABLE};
@@ -50,7 +48,7 @@ impl std::fmt::Display for Mismatch {
 impl std::error::Error for Mismatch {}
 
 /// States are checked in chunks of this many, one chunk a task.
-const CHUNK: usize = 1 << 16;
+const CHUNK: u64 = 1 << 16;
 
 impl Table {
     /// Checks every state of every layer (see the module's text); gives
@@ -58,21 +56,17 @@ impl Table {
     pub fn verify(&self, progress: &mut impl TableProgress) -> Result<u64, Mismatch> {
         let mut checked = 0;
         for (shubbles, layer) in self.layers.iter().enumerate() {
-            progress.layer_begun(shubbles, layer.len() as u64);
-            let done = AtomicU64::new(0);
-            layer
-                .par_chunks(CHUNK)
-                .enumerate()
-                .try_for_each(|(chunk, distances)| {
-                    for (offset, &distance) in distances.iter().enumerate() {
-                        let rank = (chunk * CHUNK + offset) as u64;
-                        self.verify_one(shubbles, rank, distance)?;
-                    }
-                    done.fetch_add(distances.len() as u64, Ordering::Relaxed);
-                    Ok(())
-                })?;
-            progress.states_settled(done.into_inner());
-            checked += layer.len() as u64;
+            progress.layer_begun(shubbles, layer.len());
+            let chunks = layer.len().div_ceil(CHUNK);
+            (0..chunks).into_par_iter().try_for_each(|chunk| {
+                let ranks = chunk * CHUNK..((chunk + 1) * CHUNK).min(layer.len());
+                for rank in ranks {
+                    self.verify_one(shubbles, rank, layer.get(rank))?;
+                }
+                Ok(())
+            })?;
+            progress.states_settled(layer.len());
+            checked += layer.len();
         }
         Ok(checked)
     }
@@ -84,7 +78,7 @@ impl Table {
             let (layer, rank) = self
                 .locate(next)
                 .expect("the rules lead from a stable state to a stable state");
-            nearest = nearest.min(self.layers[layer][rank as usize]);
+            nearest = nearest.min(self.layers[layer].get(rank));
         });
         let expected = match (shubbles, nearest) {
             (0, _) => 0,
