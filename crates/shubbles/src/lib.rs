@@ -8,8 +8,9 @@
 //! events, a [`Scenario`]'s run is a stream of them and a [`State`] a fold
 //! over them, and the stream becomes [`Frame`]s), text formats (the ASCII
 //! [`picture`], the frame dump, the event log), pictures ([`Renderer`],
-//! [`write_gif`], [`write_smooth_gif`]), then the two uses of the whole:
-//! [`solve`] (shortest answers) and [`Batch`] (many scenarios at once).
+//! [`write_gif`], [`write_smooth_gif`]), then the uses of the whole:
+//! [`solve`] (shortest answers), [`Table`] (every stable state's distance,
+//! built once) and [`Batch`] (many scenarios at once).
 //! Pictures become GIF and PNG bytes in the [`reel`] crate, which knows no
 //! game: the box plugs into it as a painter of its pictures. The modules
 //! are private: what a caller uses is re-exported here.
@@ -67,7 +68,7 @@ pub use formats::frame_dump::write_frame_dump;
 pub use reel;
 pub use reel::{write_png, EncodeError, Loops};
 
-// Shortest answers.
+// Shortest answers, searched for or read from the table.
 pub use solve::{
     progress_line, solve, solve_with_table, SolveError, SolveOutcome, SolveProgress, SolveReport,
     MAX_STATES,

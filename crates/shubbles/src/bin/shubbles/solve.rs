@@ -30,16 +30,18 @@ impl SolveProgress for TerminalProgress {
 
 /// The answer read from the table at `path`, or `None` when the table
 /// does not cover the state (it is then searched for, as without one).
-fn read_table(path: &Path, start: &State) -> Result<Option<SolveReport>, Ending> {
+fn read_table(path: &Path, start: &State, quiet: bool) -> Result<Option<SolveReport>, Ending> {
     let shubbles = start.shubbles().len() as usize;
     let table = crate::table::open(path, shubbles)?;
     match solve_with_table(start, &table) {
         Ok(report) => Ok(Some(report)),
         Err(TableError::NotCovered { covered, .. }) => {
-            say(&format!(
+            if !quiet {
+                say(&format!(
                 "{PROGRAM}: {} covers up to {covered} shubbles, the start has {shubbles}: searching instead",
                 path.display()
             ));
+            }
             Ok(None)
         }
         Err(error) => Err(Ending::Error(anyhow::anyhow!("{error}"))),
@@ -110,7 +112,7 @@ pub fn solve_command(args: &SolveArgs) -> Ending {
     }
     let on_terminal = io::stderr().is_terminal();
     let from_table = match &args.table {
-        Some(path) => match read_table(path, &settled.state) {
+        Some(path) => match read_table(path, &settled.state, args.quiet) {
             Ok(report) => report,
             Err(ending) => return ending,
         },
