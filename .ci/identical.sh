@@ -199,6 +199,14 @@ run solve-stdin "$inputs/escape.txt" solve --json
 run solve-unsolvable - solve "$unsolvable"
 run solve-unsolvable-json - solve "$unsolvable" --json
 run solve-limit - solve "$fig" --max-states 100
+
+# The table: its file byte for byte, what it answers, and its refusal.
+run table-build - table build --max-shubbles 3 -o t.table -q
+"$bin" table build --max-shubbles 3 -o "$inputs/t.table" -q
+run table-query - table query --table "$inputs/t.table" "$leave" "$loaded" "$wall"
+run table-solve - solve "$leave" --table "$inputs/t.table" --json
+run table-not-covered - table query --table "$inputs/t.table" "$fig"
+run table-stats - table stats --table "$inputs/t.table"
 run solve-limit-json - solve "$fig" --max-states 0 --json
 run solve-no-shubbles - solve @......................x.x... --json
 run solve-with-ops - solve "$fig" +

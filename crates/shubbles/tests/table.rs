@@ -14,6 +14,20 @@ use common::{shubbles_in, FIGURE_1A, SHUBBLES};
 /// One shubble on the stot's right: `+-` rolls it to cell 28 and out.
 const ONE_SHUBBLE: &str = "...................x...x@o...";
 
+/// Runs `shubbles ARGS` in `dir` with nothing on standard input, checks
+/// its status and that `says` is in what it printed on either stream.
+fn runs(dir: &Path, args: &[&str], code: i32, says: &str) -> testing::Run {
+    let run = shubbles_in(dir, args, "");
+    assert_eq!(run.code, code, "{args:?}: {}", run.stderr);
+    assert!(
+        run.stdout.contains(says) || run.stderr.contains(says),
+        "{args:?} does not say {says:?}: {}{}",
+        run.stdout,
+        run.stderr
+    );
+    run
+}
+
 fn built(dir: &Path, max: &str) -> Vec<u8> {
     let run = shubbles_in(
         dir,
@@ -27,17 +41,11 @@ fn built(dir: &Path, max: &str) -> Vec<u8> {
 #[test]
 fn a_table_is_built_queried_and_used_by_solve() {
     let dir = tempfile::tempdir().unwrap();
-    let run = shubbles_in(
+    runs(
         dir.path(),
         &["table", "build", "--max-shubbles", "2", "-o", "t.table"],
-        "",
-    );
-    assert_eq!(run.code, 0, "{}", run.stderr);
-    assert!(
-        run.stderr
-            .starts_with("shubbles: wrote t.table: 180988 states with up to 2 shubbles, "),
-        "{}",
-        run.stderr
+        0,
+        "shubbles: wrote t.table: 180988 states with up to 2 shubbles, ",
     );
     assert_eq!(testing::files_in(dir.path()), ["t.table"]);
 
@@ -91,40 +99,23 @@ fn a_table_is_built_queried_and_used_by_solve() {
         json.stdout
     );
     // A state the table does not cover is searched for instead.
-    let more = shubbles_in(
+    let more = runs(
         dir.path(),
-        &[
-            "solve",
-            FIGURE_1A,
-            "--table",
-            "t.table",
-            "--max-states",
-            "2000000",
-        ],
-        "",
+        &["solve", FIGURE_1A, "--table", "t.table"],
+        0,
+        "t.table covers up to 2 shubbles, the start has 5: searching instead",
     );
-    assert_eq!(more.code, 0, "{}", more.stderr);
-    assert!(more
-        .stderr
-        .contains("t.table covers up to 2 shubbles, the start has 5: searching instead"));
     assert!(
         more.stderr.contains("solved in 15 operations"),
         "{}",
         more.stderr
     );
 
-    let stats = shubbles_in(
+    let stats = runs(
         dir.path(),
         &["table", "stats", "--table", "t.table", "--hardest", "1"],
-        "",
-    );
-    assert_eq!(stats.code, 0, "{}", stats.stderr);
-    assert!(
-        stats
-            .stdout
-            .contains("| 2 | 47190 | 16884 | 66030 | 16884 | 0 | 0 | 13 | 7.04 |"),
-        "{}",
-        stats.stdout
+        0,
+        "| 2 | 47190 | 16884 | 66030 | 16884 | 0 | 0 | 13 | 7.04 |",
     );
     assert!(
         stats
@@ -162,26 +153,25 @@ fn bad_states_and_tables_are_refused_with_status_2_and_nothing_printed() {
     let middle = bytes.len() - 50;
     bytes[middle] ^= 4;
     fs::write(dir.path().join("bad.table"), &bytes).unwrap();
-    let run = shubbles_in(
+    let run = runs(
         dir.path(),
         &["solve", ONE_SHUBBLE, "--table", "bad.table"],
-        "",
+        2,
+        "bad.table: not a usable table (its layer of 1 shubbles does not match its checksum): \
+         build it again",
     );
-    assert_eq!((run.code, run.stdout.as_str()), (2, ""));
-    assert!(run.stderr.contains("bad.table: not a usable table (its layer of 1 shubbles does not match its checksum): build it again"), "{}", run.stderr);
+    assert_eq!(run.stdout, "");
 }
 
 #[test]
 fn verify_finds_a_wrong_distance_that_the_checksums_cannot() {
     let dir = tempfile::tempdir().unwrap();
     let mut bytes = built(dir.path(), "1");
-    let run = shubbles_in(dir.path(), &["table", "verify", "--table", "t.table"], "");
-    assert_eq!(run.code, 0, "{}", run.stderr);
-    assert!(
-        run.stderr
-            .contains("all 34000 distances follow from their successors"),
-        "{}",
-        run.stderr
+    runs(
+        dir.path(),
+        &["table", "verify", "--table", "t.table"],
+        0,
+        "all 34000 distances follow from their successors",
     );
     // Layer 0's first state made unsolvable (one bit a state, all ones),
     // its block's checksum made right again.
@@ -193,17 +183,11 @@ fn verify_finds_a_wrong_distance_that_the_checksums_cannot() {
     crc.update(&bytes[payload]);
     bytes[BLOCK + 16..BLOCK + 20].copy_from_slice(&crc.finalize().to_le_bytes());
     fs::write(dir.path().join("wrong.table"), &bytes).unwrap();
-    let run = shubbles_in(
+    runs(
         dir.path(),
         &["table", "verify", "--table", "wrong.table"],
-        "",
-    );
-    assert_eq!(run.code, 2, "{}", run.stderr);
-    assert!(
-        run.stderr
-            .contains("the table says unsolvable, its successors 0"),
-        "{}",
-        run.stderr
+        2,
+        "the table says unsolvable, its successors 0",
     );
 }
 
@@ -235,16 +219,11 @@ fn a_killed_build_goes_on_from_its_last_whole_layer() {
         !killed.join("t.table").exists(),
         "no table until it is whole"
     );
-    let run = shubbles_in(
+    runs(
         &killed,
         &["table", "build", "--max-shubbles", "5", "-o", "t.table"],
-        "",
-    );
-    assert_eq!(run.code, 0, "{}", run.stderr);
-    assert!(
-        run.stderr.contains("layers kept from the partial file"),
-        "{}",
-        run.stderr
+        0,
+        "layers kept from the partial file",
     );
     assert_eq!(fs::read(killed.join("t.table")).unwrap(), fresh);
     assert!(!partial.exists());

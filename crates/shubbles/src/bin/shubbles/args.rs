@@ -617,7 +617,7 @@ Usage: shubbles [COMMAND] [STATE [OPS]] [-o FILE]
   echo '.........@...o....ooo..xox... +>' | shubbles -o run.gif
 
 Commands: gif (the default), smooth, png, text, ascii, frames, events, solve,
-demo, batch. More: shubbles --help, shubbles COMMAND --help.";
+table, demo, batch. More: shubbles --help, shubbles COMMAND --help.";
 
 #[cfg(test)]
 mod tests {
