@@ -212,9 +212,21 @@ fn a_killed_build_goes_on_from_its_last_whole_layer() {
         std::thread::sleep(Duration::from_millis(2));
     }
     let running = child.try_wait().unwrap().is_none();
+    // While it runs, a second build of the same file is refused.
+    let second = shubbles_in(
+        &killed,
+        &["table", "build", "--max-shubbles", "5", "-o", "t.table"],
+        "",
+    );
     child.kill().unwrap();
     child.wait().unwrap();
     assert!(running, "the build ended before it could be killed");
+    assert_eq!(second.code, 2, "{}", second.stderr);
+    assert!(
+        second.stderr.contains("t.table.lock is held by process"),
+        "{}",
+        second.stderr
+    );
     assert!(
         !killed.join("t.table").exists(),
         "no table until it is whole"

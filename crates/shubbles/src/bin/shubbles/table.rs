@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use clap::{Args, Subcommand};
-use edge::{print, say, BoundedLines, Ending};
+use edge::{print, say, BoundedLines, Ending, LockError, RunLock};
 use shubbles::{
     build_file, format_operations, FileError, State, Table, TableProgress, TABLE_MAX_SHUBBLES,
 };
@@ -35,7 +35,8 @@ Retrograde analysis, layer by layer from no shubble up (no operation adds
 one). The file holds a few bits a state (669,765,994 states in all) and a
 checksum a layer. The build writes FILE.partial as it goes, a layer at a
 time; run the same command again after a stop and it goes on from the last
-whole layer.")]
+whole layer. A second build of the same FILE while one runs is refused
+(FILE.lock names the one running).")]
     Build(BuildArgs),
     /// Look states up: their distance and a shortest answer.
     #[command(after_help = "\
@@ -147,6 +148,15 @@ fn build(args: &BuildArgs) -> Ending {
         bar
     } else {
         indicatif::ProgressBar::hidden()
+    };
+    // Held to the end: two builds writing one partial file would corrupt
+    // it.
+    let mut lock_path = args.output.clone().into_os_string();
+    lock_path.push(".lock");
+    let _lock = match RunLock::acquire(Path::new(&lock_path)) {
+        Ok(lock) => lock,
+        Err(error @ LockError::Held { .. }) => return Ending::Invalid(error.to_string()),
+        Err(error) => return Ending::Error(error.into()),
     };
     let began = Instant::now();
     let mut progress = BuildBar { bar };
