@@ -4,9 +4,12 @@
 //! The states are numbered by a perfect index (`index`): 669,765,994 of
 //! them, 180,520,704 unturned. The distances are worked out by retrograde
 //! analysis (`build`) over the operations run backwards (`predecessors`),
-//! layer by layer from the fewest shubbles up, and kept in a file of a few
-//! bits a state (`file`), written layer by layer so that a build that is
-//! stopped goes on where it was.
+//! layer by layer from the fewest shubbles up. They are kept a byte a
+//! state while built, and in a file of a few bits a state (`file`),
+//! written layer by layer so that a build that is stopped goes on where it
+//! was; a table read from a file keeps them packed as they lie
+//! (`distances`). `verify` holds every distance to the rules run forwards,
+//! and `statistics` sums the table up.
 //!
 //! A [`Table`] answers in microseconds: the distance is one look-up, and a
 //! shortest answer is found by descending, taking at each step the first
