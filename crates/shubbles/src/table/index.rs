@@ -40,7 +40,7 @@ pub(crate) struct Shape {
     /// for the stot's cell and a cell that holds no creature).
     place: [(u8, u8); CELL_COUNT],
     /// Where this shape's keys start among all slots.
-    first_slot: u32,
+    pub(crate) first_slot: u32,
     /// How many height combinations (keys) the shape has.
     keys: u32,
 }
@@ -133,7 +133,7 @@ impl Shape {
     /// (whether the creatures rest or not), or `None` when a creature is
     /// where none can be (the stot's cell, or cell 28 with gravity down).
     #[inline]
-    fn key(&self, occupancy: u32) -> Option<u32> {
+    pub(crate) fn key(&self, occupancy: u32) -> Option<u32> {
         let mut key = 0;
         let mut counted = 0;
         for (&mask, &radix) in self.masks.iter().zip(&self.radices) {

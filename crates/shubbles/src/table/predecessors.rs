@@ -178,23 +178,10 @@ impl Predecessors {
 
 impl Index {
     /// The slot of the pattern that `pattern`'s creatures rest as in shape
-    /// `shape` (same stot), or `None` if one falls out of the box.
+    /// `shape` (same stot), or `None` if one falls out of the box: the
+    /// heights counted in that shape's segments are where they rest.
     fn slot_after_fall(&self, shape: u8, pattern: &Pattern) -> Option<u32> {
-        let mut rested = 0u32;
-        let mut counted = 0;
-        for cells in self.segments(shape) {
-            let height = cells
-                .iter()
-                .filter(|&&cell| pattern.occupancy >> cell & 1 == 1)
-                .count();
-            counted += height;
-            for &cell in &cells[..height] {
-                rested |= 1 << cell;
-            }
-        }
-        if counted != pattern.occupancy.count_ones() as usize {
-            return None;
-        }
-        self.slot(shape, rested)
+        let shape = &self.shapes[shape as usize];
+        Some(shape.first_slot + shape.key(pattern.occupancy)?)
     }
 }
