@@ -108,7 +108,11 @@ fn main() -> Result<(), String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.first().map(String::as_str) == Some("search") {
         let positions = positions(20);
-        let nodes = LEVEL_NODES[usize::from(DEFAULT_LEVEL) - 1];
+        let level: u8 = args
+            .get(1)
+            .map_or(Ok(DEFAULT_LEVEL), |n| n.parse())
+            .map_err(|_| "strength: LEVEL is a level")?;
+        let nodes = LEVEL_NODES[usize::from(level) - 1];
         let limits = Limits {
             nodes,
             deadline: None,
@@ -117,18 +121,21 @@ fn main() -> Result<(), String> {
         let mut searcher = Searcher::new();
         let started = Instant::now();
         let mut visited = 0;
+        let mut depths = 0;
         for position in &positions {
             searcher.clear();
-            visited += searcher
-                .best(position, limits)
-                .map_or(0, |found| found.nodes);
+            if let Some(found) = searcher.best(position, limits) {
+                visited += found.nodes;
+                depths += u64::from(found.depth);
+            }
         }
         let seconds = started.elapsed().as_secs_f64();
         println!(
-            "{} positions searched to {nodes} nodes each: {visited} nodes in {seconds:.2} s, {:.0} nodes per second, {:.1} ms a turn",
+            "{} positions searched to {nodes} nodes each: {visited} nodes in {seconds:.2} s, {:.0} nodes per second, {:.1} ms a turn, {:.2} turns deep on average",
             positions.len(),
             visited as f64 / seconds,
-            1000.0 * seconds / positions.len() as f64
+            1000.0 * seconds / positions.len() as f64,
+            depths as f64 / positions.len() as f64
         );
         return Ok(());
     }

@@ -299,10 +299,10 @@ impl Searcher {
         let mut best_value = if maximise { i64::MIN } else { i64::MAX };
         let mut best_action = None;
         let mut exact = true;
-        for action in actions {
+        for (tried, action) in actions.into_iter().enumerate() {
             let mut child = position.clone();
             child.apply(&action);
-            let (value, child_exact) = self.search(&child, depth - 1, alpha, beta);
+            let (value, child_exact) = self.principal(&child, depth - 1, alpha, beta, tried == 0, maximise);
             exact &= child_exact;
             if (maximise && value > best_value) || (!maximise && value < best_value) {
                 best_value = value;
@@ -329,6 +329,35 @@ impl Searcher {
         };
         self.store(position, best_value, depth, bound, best_action, exact);
         (best_value, exact)
+    }
+
+    /// A child's value within `alpha..beta`: the first child with the
+    /// whole window, the others first with a null window that only asks
+    /// whether they beat the best so far (principal variation search), and
+    /// again with the whole window when they do.
+    fn principal(
+        &mut self,
+        child: &Position,
+        depth: u32,
+        alpha: i64,
+        beta: i64,
+        first: bool,
+        maximise: bool,
+    ) -> (i64, bool) {
+        if first || beta.saturating_sub(alpha) <= 1 {
+            return self.search(child, depth, alpha, beta);
+        }
+        let (low, high) = if maximise {
+            (alpha, alpha + 1)
+        } else {
+            (beta - 1, beta)
+        };
+        let (value, exact) = self.search(child, depth, low, high);
+        if !self.stopped && value > alpha && value < beta {
+            self.search(child, depth, alpha, beta)
+        } else {
+            (value, exact)
+        }
     }
 
     fn probe(&self, position: &Position) -> Option<Entry> {
