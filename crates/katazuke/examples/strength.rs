@@ -5,8 +5,9 @@
 //! plays MATCHES seeded practice matches (default 200, seeds 1 to MATCHES)
 //! of `builtin:LEVEL` (default 3) against OPPONENT (`greedy`, `random` or a
 //! level), on alternate sides, under the virtual clock, and prints the
-//! wins. `-- search` instead times the search on the positions of 20
-//! practice matches and prints positions per second.
+//! wins. `-- search [LEVEL]` instead times the search on the positions of
+//! 20 practice matches, each to the budget of LEVEL (default the default
+//! level), and prints positions per second and the depth reached.
 
 use std::time::{Duration, Instant};
 

@@ -46,7 +46,7 @@ fn virtual_matches_are_reproducible_bit_for_bit() {
         let args = [
             "play",
             "--A",
-            "builtin",
+            "builtin:2",
             "--B",
             "builtin:greedy",
             "--clock",
@@ -80,7 +80,7 @@ fn virtual_matches_are_reproducible_bit_for_bit() {
     );
     let record = String::from_utf8_lossy(&first[0]);
     assert!(
-        record.contains("A: builtin:3\nB: builtin:greedy\n"),
+        record.contains("A: builtin:2\nB: builtin:greedy\n"),
         "{record}"
     );
 }
@@ -254,7 +254,7 @@ fn a_program_that_crashes_or_closes_its_output_passes_and_the_match_goes_on() {
     let (record, run) = play(
         dir.path(),
         &fixture_player("crash.py", ""),
-        "builtin",
+        "builtin:2",
         &["--clock", "virtual"],
     );
     assert!(
@@ -274,7 +274,7 @@ fn a_program_that_crashes_or_closes_its_output_passes_and_the_match_goes_on() {
     let (record, _) = play(
         dir.path(),
         &fixture_player("closer.py", ""),
-        "builtin",
+        "builtin:2",
         &["--clock", "virtual"],
     );
     assert!(
@@ -579,7 +579,7 @@ fn a_signal_stops_the_player_programs_too() {
             "--A",
             &sleep,
             "--B",
-            "builtin",
+            "builtin:2",
             "-q",
             "-o",
             "match.ktz",

@@ -302,7 +302,8 @@ impl Searcher {
         for (tried, action) in actions.into_iter().enumerate() {
             let mut child = position.clone();
             child.apply(&action);
-            let (value, child_exact) = self.principal(&child, depth - 1, alpha, beta, tried == 0, maximise);
+            let (value, child_exact) =
+                self.principal(&child, depth - 1, alpha, beta, tried == 0, maximise);
             exact &= child_exact;
             if (maximise && value > best_value) || (!maximise && value < best_value) {
                 best_value = value;

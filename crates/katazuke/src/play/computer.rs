@@ -22,7 +22,7 @@ pub const LEVEL_NODES: [u64; 6] = [1_000, 5_000, 20_000, 60_000, 200_000, 800_00
 pub const LEVEL_ITERATIONS: [u64; 6] = [500, 2_000, 6_000, 16_000, 32_000, 128_000];
 
 /// The level `builtin` plays at.
-pub const DEFAULT_LEVEL: u8 = 3;
+pub const DEFAULT_LEVEL: u8 = 5;
 
 /// On fields of this many cells or fewer (3 × 3) the computer player
 /// searches every distinct turn with alpha–beta, to the end of the game

@@ -63,7 +63,7 @@ fn an_output_that_cannot_be_written_is_refused_before_the_match_is_played() {
                 "--A",
                 &echo_pass(),
                 "--B",
-                "builtin",
+                "builtin:2",
                 "--clock",
                 "virtual",
             ])
@@ -126,7 +126,7 @@ fn two_outputs_that_land_in_one_file_are_refused() {
         &[
             "play",
             "--A",
-            "builtin",
+            "builtin:2",
             "--B",
             "builtin:greedy",
             "--clock",
@@ -193,7 +193,7 @@ fn standard_output_on_a_terminal_is_refused_before_the_match_is_played() {
                 "--A",
                 &echo_pass(),
                 "--B",
-                "builtin",
+                "builtin:2",
                 "--clock",
                 "virtual",
             ])

@@ -46,7 +46,7 @@ fn lines_written_out_of_turn_are_never_answers_and_every_run_is_the_same() {
     // after run.
     for (a, b) in [
         (player("stray.py"), "builtin:greedy".to_string()),
-        ("builtin".to_string(), player("stray.sh")),
+        ("builtin:2".to_string(), player("stray.sh")),
     ] {
         let (expected, expected_said) = play_virtual(dir.path(), &a, &b, "0");
         assert!(!expected.contains("illegal"), "{expected}");

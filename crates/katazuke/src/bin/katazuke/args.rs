@@ -238,8 +238,8 @@ Examples:
   katazuke play --A ./my-bot --B human --params examples/katazuke/practice.ktz
 
 Players: a program's command line (run by sh), builtin (the computer
-player, alpha-beta, level 3), builtin:1 to builtin:6, builtin:mcts (its
-Monte-Carlo tree search, level 3) and builtin:mcts:1 to builtin:mcts:6,
+player, alpha-beta, level 5), builtin:1 to builtin:6, builtin:mcts (its
+Monte-Carlo tree search, level 5) and builtin:mcts:1 to builtin:mcts:6,
 builtin:greedy, builtin:random, or human. The computer player plays for
 the match: in game 2 it counts game 1's result (§9.2). A program reads the protocol on standard input and answers each
 `go` with one line of steps (docs/manual-katazuke.md, 'Playing programs'). Under
