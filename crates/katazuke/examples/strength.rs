@@ -3,7 +3,7 @@
 //!
 //! `cargo run --release --example strength -- [OPPONENT [MATCHES [LEVEL]]]`
 //! plays MATCHES seeded practice matches (default 200, seeds 1 to MATCHES)
-//! of `builtin:LEVEL` (default 3) against OPPONENT (`greedy`, `random` or a
+//! of `builtin:LEVEL` (default: the default level) against OPPONENT (`greedy`, `random` or a
 //! level), on alternate sides, under the virtual clock, and prints the
 //! wins. `-- search [LEVEL]` instead times the search on the positions of
 //! 20 practice matches, each to the budget of LEVEL (default the default
@@ -105,14 +105,25 @@ fn positions(matches: u64) -> Vec<Position> {
     positions
 }
 
+/// The LEVEL argument, the default level when absent.
+fn level_argument(text: Option<&String>) -> Result<u8, String> {
+    let levels = 1..=LEVEL_NODES.len() as u8;
+    match text.map(|n| n.parse::<u8>()) {
+        None => Ok(DEFAULT_LEVEL),
+        Some(Ok(level)) if levels.contains(&level) => Ok(level),
+        Some(_) => Err(format!(
+            "strength: LEVEL is {} to {}",
+            levels.start(),
+            levels.end()
+        )),
+    }
+}
+
 fn main() -> Result<(), String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.first().map(String::as_str) == Some("search") {
         let positions = positions(20);
-        let level: u8 = args
-            .get(1)
-            .map_or(Ok(DEFAULT_LEVEL), |n| n.parse())
-            .map_err(|_| "strength: LEVEL is a level")?;
+        let level = level_argument(args.get(1))?;
         let nodes = LEVEL_NODES[usize::from(level) - 1];
         let limits = Limits {
             nodes,
@@ -145,10 +156,7 @@ fn main() -> Result<(), String> {
         .get(1)
         .map_or(Ok(200), |n| n.parse())
         .map_err(|_| "strength: MATCHES is a number")?;
-    let level: u8 = args
-        .get(2)
-        .map_or(Ok(DEFAULT_LEVEL), |n| n.parse())
-        .map_err(|_| "strength: LEVEL is 1 to 6")?;
+    let level = level_argument(args.get(2))?;
     let started = Instant::now();
     let results: Vec<bool> = (1..=matches)
         .into_par_iter()
