@@ -40,7 +40,9 @@
 //! The files: `report` (what a search found and tells on the way), `search`
 //! (the levels, chunks and blocks, and the path back to the start),
 //! `schedule` (which unit of work each thread may take next), `visited`
-//! (the set of states seen) and `successors` (the rules on packed words).
+//! (the set of states seen), `queue` (a state waiting to be expanded, and
+//! the operations its expansion may leave out) and `successors` (the rules
+//! on packed words).
 //!
 //! ```
 //! use shubbles::{solve, NoProgress, SolveOutcome, State};
@@ -58,6 +60,7 @@
 
 use std::time::Instant;
 
+mod queue;
 mod report;
 mod schedule;
 mod search;

@@ -7,12 +7,11 @@ use std::sync::{Mutex, MutexGuard, PoisonError, RwLock, RwLockReadGuard, RwLockW
 use std::thread;
 use std::time::Instant;
 
+use super::queue;
 use super::report::{SolveOutcome, SolveProgress};
 use super::schedule::{Schedule, Unit, ALL_LANES, BLOCKS};
-use super::successors;
 use super::visited::{hash, shard_of, unhash, Key, Shard, SHARDS};
 use crate::model::operation::Operation;
-use crate::model::packing::{PACKED_BITS, PACKED_ORIENTATION};
 use crate::model::state::State;
 
 /// The most states a search can hold: a parent record keeps the parent's
@@ -182,13 +181,9 @@ impl Search {
         if self.ids.max_states == 0 {
             return SolveOutcome::LimitReached { states_visited: 0 };
         }
-        let word = start.pack();
-        let hash = hash(word);
-        lock(&self.work.shards[shard_of(hash)].0).insert(hash);
-        self.ids.parents.push(ROOT);
         // The states of one depth are a contiguous run of ids; only the
         // words of the level being expanded and of the next one are kept.
-        let mut level = vec![word];
+        let mut level = vec![self.visit_start(start)];
         let mut level_first_id = 0;
         let mut next = Vec::new();
         let mut depth = 0;
@@ -210,6 +205,15 @@ impl Search {
         SolveOutcome::Unsolvable {
             states_visited: self.ids.parents.len(),
         }
+    }
+
+    /// Adds `start` to the visited set as id 0; its queue entry.
+    fn visit_start(&mut self, start: &State) -> u64 {
+        let word = start.pack();
+        let hash = hash(word);
+        lock(&self.work.shards[shard_of(hash)].0).insert(hash);
+        self.ids.parents.push(ROOT);
+        word
     }
 
     /// Expands `level`, whose first state has id `first_id`, chunk by
@@ -312,24 +316,7 @@ impl Work {
         let mut spins = 0;
         while !schedule.stopped() {
             match schedule.claim(lanes) {
-                Some(Unit::Numbering(chunk)) => {
-                    let mut numbering = lock(numbering);
-                    let Numbering { ids, next, outcome } = &mut *numbering;
-                    let parity = cut.chunk(chunk).parity();
-                    *outcome = ids.number(self, parity, cut.level, cut.first_id, next);
-                    if outcome.is_some() {
-                        schedule.stop();
-                    }
-                    schedule.numbered_one();
-                }
-                Some(Unit::LookingUp(chunk, shard)) => {
-                    self.look_up(&cut.chunk(chunk), shard);
-                    schedule.looked_up_one(chunk);
-                }
-                Some(Unit::Generating(chunk, block)) => {
-                    self.generate(&cut.chunk(chunk), block);
-                    schedule.generated_one(chunk);
-                }
+                Some(unit) => self.work_on(unit, schedule, cut, numbering),
                 None if schedule.all_numbered() => return,
                 None => {
                     schedule.wait_a_little(&mut spins);
@@ -337,6 +324,38 @@ impl Work {
                 }
             }
             spins = 0;
+        }
+    }
+
+    /// Does one unit of work that `schedule` gave out, and tells it so.
+    fn work_on(&self, unit: Unit, schedule: &Schedule, cut: &Cut, numbering: &Mutex<Numbering>) {
+        match unit {
+            Unit::Numbering(chunk) => {
+                let mut numbering = lock(numbering);
+                let Numbering { ids, next, outcome } = &mut *numbering;
+                // The search may have ended since this unit was claimed:
+                // the other thread can claim the next chunk after checking
+                // that it had not, and number it after the chunk before
+                // found the answer. Numbering it then would replace the
+                // answer with nothing, and the search would go on a level
+                // deeper, to a longer answer.
+                if outcome.is_none() {
+                    let parity = cut.chunk(chunk).parity();
+                    *outcome = ids.number(self, parity, cut.level, cut.first_id, next);
+                    if outcome.is_some() {
+                        schedule.stop();
+                    }
+                }
+                schedule.numbered_one();
+            }
+            Unit::LookingUp(chunk, shard) => {
+                self.look_up(&cut.chunk(chunk), shard);
+                schedule.looked_up_one(chunk);
+            }
+            Unit::Generating(chunk, block) => {
+                self.generate(&cut.chunk(chunk), block);
+                schedule.generated_one(chunk);
+            }
         }
     }
 
@@ -438,9 +457,9 @@ impl Ids {
                         states_visited: self.parents.len(),
                     });
                 }
-                let skip = skip_after(word, level[parent - level_first_id], op_index);
+                let skip = queue::skip_after(word, level[parent - level_first_id], op_index);
                 push_compact(&mut self.parents, record);
-                push_compact(next, queue_entry(word, skip));
+                push_compact(next, queue::entry(word, skip));
             }
         }
         None
@@ -468,88 +487,6 @@ fn push_compact<T>(vec: &mut Vec<T>, value: T) {
         vec.reserve_exact((vec.len() / 8).max(16));
     }
     vec.push(value);
-}
-
-/// The states one operation away from the queued state `entry` (whose id
-/// is `id`), in the order of [`Operation::ALL`], as the engine makes them.
-///
-/// The operations `entry` names are left out because they can only give
-/// states already visited, so leaving them out changes no answer and no
-/// count:
-///
-/// * after a stot move, the move back. A legal stot move makes nothing
-///   fall (BOX.md §5: nothing rests on the stot, and the cell it leaves
-///   stays empty), so moving back is legal and gives the parent again.
-/// * after a turn in which nothing fell, every turn. Where a turn ends
-///   depends only on the cells and the orientation turned to, and the
-///   cells are the parent's: the parent's own three turns, already looked
-///   up, reach every other orientation, and turning back gives the parent.
-#[inline]
-fn successors(entry: u64, id: usize, mut found: impl FnMut(Candidate)) {
-    let skip = (entry >> SKIP_SHIFT) as u8;
-    successors::for_each(entry & PACKED_BITS, skip, |op_index, next| {
-        found(Candidate {
-            hash: hash(next),
-            record: parent_record(id, op_index),
-        })
-    });
-}
-
-/// What the expansion of `word`, reached from `parent` (a queue entry) by
-/// the operation at `op_index`, may leave out (see [`successors`]).
-#[inline]
-fn skip_after(word: u64, parent: u64, op_index: usize) -> u8 {
-    if op_index >= TURNS {
-        MOVE_BACK[op_index]
-    } else if (word ^ parent) & PACKED_BITS & !ORIENTATION_FIELD == 0 {
-        // Only the orientation changed: nothing fell.
-        ALL_TURNS
-    } else {
-        0
-    }
-}
-
-/// The turns come first in [`Operation::ALL`], then the stot moves.
-const TURNS: usize = 3;
-
-/// The bits of the turns in a skip mask.
-const ALL_TURNS: u8 = (1 << TURNS) - 1;
-
-/// The orientation's bits in a packed state.
-const ORIENTATION_FIELD: u64 = 3 << PACKED_ORIENTATION;
-
-/// For each operation of [`Operation::ALL`] that is a stot move, the skip
-/// mask bit of the move that undoes it; 0 for a turn.
-const MOVE_BACK: [u8; 7] = {
-    let mut table = [0; 7];
-    let mut index = 0;
-    while index < Operation::ALL.len() {
-        if let Operation::StotMove(direction) = Operation::ALL[index] {
-            let mut back = 0;
-            while back < Operation::ALL.len() {
-                if let Operation::StotMove(other) = Operation::ALL[back] {
-                    if other as u8 == direction.opposite() as u8 {
-                        table[index] = 1 << back;
-                    }
-                }
-                back += 1;
-            }
-        }
-        index += 1;
-    }
-    table
-};
-
-/// Where a queue entry keeps its skip mask, above the packed state's 46
-/// bits.
-const SKIP_SHIFT: u32 = 56;
-
-/// The queue's form of a new state: its packed word, and the operations
-/// its expansion leaves out (one bit per index in [`Operation::ALL`]).
-#[inline]
-fn queue_entry(word: u64, skip: u8) -> u64 {
-    debug_assert!(word & !PACKED_BITS == 0, "a packed state has 46 bits");
-    word | (skip as u64) << SKIP_SHIFT
 }
 
 /// The parent record of the start, which has none; never followed because
@@ -582,8 +519,12 @@ impl Block {
             keys.clear();
         }
         for (offset, &entry) in entries.iter().enumerate() {
-            successors(entry, first_id + offset, |candidate| {
-                let hash = candidate.hash;
+            queue::for_each_successor(entry, |op_index, next| {
+                let hash = hash(next);
+                let candidate = Candidate {
+                    hash,
+                    record: parent_record(first_id + offset, op_index),
+                };
                 push_compact(
                     &mut self.keys[shard_of(hash)],
                     Key {
@@ -635,27 +576,6 @@ mod tests {
         search.parallel_from = if cut.two_threads { 1 } else { usize::MAX };
         let outcome = search.run(&start, &mut NoProgress, Instant::now());
         (outcome, search.ids.expanded)
-    }
-
-    #[test]
-    fn each_stot_move_is_undone_by_the_opposite_one() {
-        let chars: Vec<(char, char)> = MOVE_BACK
-            .iter()
-            .enumerate()
-            .filter(|&(_, &back)| back != 0)
-            .map(|(index, &back)| {
-                (
-                    Operation::ALL[index].to_char(),
-                    Operation::ALL[back.trailing_zeros() as usize].to_char(),
-                )
-            })
-            .collect();
-        assert_eq!(chars, [('<', '>'), ('>', '<'), ('^', 'v'), ('v', '^')]);
-        let turns: String = Operation::ALL[..TURNS]
-            .iter()
-            .map(|op| op.to_char())
-            .collect();
-        assert_eq!(turns, "+-|");
     }
 
     /// Chunks and threads change nothing but the time: with tiny chunks,
@@ -779,5 +699,53 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// On two threads, one can claim the next chunk's numbering after the
+    /// other has numbered the chunk that holds the answer, having checked
+    /// just before that the search had not ended. Under load this gave
+    /// answers one operation too long; the late numbering must leave the
+    /// answer as it is.
+    #[test]
+    fn a_chunk_numbered_after_the_answer_was_found_changes_nothing() {
+        let start = State::parse("...................x...x@o...", false).expect("a valid state");
+        let mut search = Search::new(1000);
+        search.chunk_states = 1;
+        let level = vec![search.visit_start(&start)];
+        let mut depth_one = Vec::new();
+        assert!(search.expand(&level, 0, &mut depth_one).is_none());
+        // Depth one by hand, a state a chunk, unit by unit in the order
+        // one thread takes them; after the answer, one more numbering, as
+        // the late thread does.
+        let cut = super::Cut {
+            level: &depth_one,
+            first_id: 1,
+            chunk_states: 1,
+        };
+        let schedule = Schedule::new(depth_one.len());
+        let mut next = Vec::new();
+        let numbering = Mutex::new(Numbering {
+            ids: &mut search.ids,
+            next: &mut next,
+            outcome: None,
+        });
+        let mut numbered_late = false;
+        while let Some(unit) = schedule.claim(&ALL_LANES) {
+            let late = schedule.stopped() && matches!(unit, Unit::Numbering(_));
+            search.work.work_on(unit, &schedule, &cut, &numbering);
+            if late {
+                numbered_late = true;
+                break;
+            }
+        }
+        assert!(numbered_late, "the answer's chunk was the last one");
+        let outcome = numbering
+            .into_inner()
+            .unwrap_or_else(PoisonError::into_inner)
+            .outcome;
+        assert!(
+            matches!(&outcome, Some(SolveOutcome::Solved { operations, .. }) if operations.len() == 2),
+            "{outcome:?}"
+        );
     }
 }
