@@ -383,6 +383,36 @@ fn on_small_fields_the_computer_player_is_exactly_optimal_for_the_match() {
     assert!(in_game_two >= 10, "only {in_game_two} positions of game 2");
 }
 
+/// One turn may place on several cells of any kind: a cancel and a seed,
+/// or two seeds, so that one clear then claims both cells (the independent
+/// opponents of BENCHMARKS.md play such places; a player that never makes
+/// them does not see them coming either).
+#[test]
+fn a_turn_may_cancel_and_seed_or_seed_twice() {
+    // A at a1, B at b1 and c2; a2 holds nothing and belongs to no one.
+    let params = small_params(&[vec![0, 0, 2], vec![0, 1, 0]], 3, 2, 60_000, 90_000);
+    let cell = |name| Cell::parse(name).expect("a cell name");
+    let game = GameSetup::of_cells(Team::A, [cell("a1"), cell("b1"), cell("c2")]);
+    let referee = referee_of(&params, &game);
+    let state = referee.state();
+    let places: Vec<Vec<Item>> = Position::of(state, CostModel::Virtual)
+        .legal_actions()
+        .iter()
+        .filter_map(|action| match action.steps(state.size())?.as_slice() {
+            [Step::Place(items)] => Some(items.clone()),
+            _ => None,
+        })
+        .collect();
+    let one = |name| Item {
+        cell: cell(name),
+        count: 1,
+    };
+    assert_eq!(
+        places,
+        [vec![one("b1")], vec![one("a2")], vec![one("b1"), one("a2")]]
+    );
+}
+
 /// Plays `matches` seeded practice matches of the computer player at its
 /// default level against `opponent`, on alternate sides, and returns its
 /// wins.

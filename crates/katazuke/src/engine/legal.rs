@@ -76,10 +76,12 @@ impl Position {
     ///   the virtual clock, as much as the time left allows when that is
     ///   less); splitting an amount otherwise over cells only costs more
     ///   time;
-    /// * places put one object on each opponent's cell next to the current
-    ///   territory (each cancels it), or one on a neighbour with no object
-    ///   (which the team may then claim); more objects cost time and stock
-    ///   for nothing;
+    /// * places put one object on each cell of a set of neighbours of the
+    ///   current territory that are the opponent's (each cancels it) or
+    ///   hold no object (which the team may then claim), as many as the
+    ///   stock covers: a cancel and a seed, or two seeds, in one turn, then
+    ///   two cells claimed in one clear; more objects on a cell cost time
+    ///   and stock for nothing;
     /// * moves go to own cells that touch something to clear or cancel;
     /// * an emptying comes only with a load: after a clear, before any
     ///   other action;
@@ -150,28 +152,30 @@ impl Position {
                 }
             }
         }
-        // Places: cancels, and objects to claim.
+        // Places: cancels, and objects to claim, one on each cell of any
+        // set the stock covers.
         let stock = self.stock(team);
-        if stock > 0 {
-            let opponent = team.other();
-            let theirs: Vec<usize> = around
-                .iter()
-                .copied()
-                .filter(|&index| self.owner(index) == Some(opponent))
-                .collect();
-            for &index in &around {
-                if self.owner(index) == Some(opponent)
+        let opponent = team.other();
+        let targets: Vec<usize> = around
+            .iter()
+            .copied()
+            .filter(|&index| {
+                self.owner(index) == Some(opponent)
                     || (self.owner(index).is_none() && self.count(index) == 0)
-                {
-                    let action = Action::with_items(Kind::Place, &[(index, 1)], EmptyAt::None);
-                    with_empty(&mut actions, action, load);
-                }
+            })
+            .collect();
+        for mask in 1u32..(1 << targets.len()) {
+            if mask.count_ones() > stock {
+                continue;
             }
-            if theirs.len() > 1 && theirs.len() as u32 <= stock {
-                let items: Vec<(usize, u32)> = theirs.iter().map(|&index| (index, 1)).collect();
-                let action = Action::with_items(Kind::Place, &items, EmptyAt::None);
-                with_empty(&mut actions, action, load);
-            }
+            let items: Vec<(usize, u32)> = targets
+                .iter()
+                .enumerate()
+                .filter(|(bit, _)| mask & (1 << bit) != 0)
+                .map(|(_, &index)| (index, 1))
+                .collect();
+            let action = Action::with_items(Kind::Place, &items, EmptyAt::None);
+            with_empty(&mut actions, action, load);
         }
         // Moves to own cells with something to do around them.
         for index in self.other_own_cells() {
