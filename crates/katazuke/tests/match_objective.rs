@@ -124,6 +124,40 @@ fn suggest_explains_its_turn_in_match_terms() {
     );
 }
 
+/// A match against an independent opponent (`uct2` in BENCHMARKS.md) that
+/// `builtin:6` lost: at game 2, turn 25, it led the match and `timeout`
+/// would have ended game 2 and won it on criterion 2, but it passed,
+/// waiting for a larger win; the opponent then placed on a cancel and a
+/// seed at once, a place the player did not know, took both cells and won
+/// on criterion 3. Knowing such places, it takes the win.
+#[test]
+fn leading_the_match_it_does_not_wait_for_a_bigger_win() {
+    const RECORD: &str = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/matches/waits-for-a-bigger-win.ktz"
+    );
+    let run = katazuke(&["suggest", RECORD, "--at", "2:24", "--level", "5"], "");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(
+        lines[..2],
+        [
+            "game 2, turn 25: B timeout",
+            "  ends the game: wins the match on criterion 2 (territory total)"
+        ],
+        "{}",
+        run.stdout
+    );
+    let check = katazuke(&["check", RECORD], "");
+    assert!(
+        check
+            .stdout
+            .contains("match: A (uct2 --iters 60000) wins by criterion 3"),
+        "{}",
+        check.stdout
+    );
+}
+
 /// The issue's own command, played whole: `builtin:6` against `builtin:2`
 /// on the field. It used to end game 2 by `timeout` while it
 /// trailed the match and lose on criterion 2; it now wins the match.
