@@ -151,7 +151,10 @@ impl Schedule {
         self.stop.load(Ordering::Relaxed)
     }
 
-    /// Ends the search: no unit is taken after this.
+    /// Ends the search: each thread takes no more units once it sees
+    /// this. A thread that looked just before may still claim and do one,
+    /// so a unit's work must not undo what ended the search (numbering
+    /// leaves an outcome found alone).
     pub(super) fn stop(&self) {
         self.stop.store(true, Ordering::Relaxed);
     }
