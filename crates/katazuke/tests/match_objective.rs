@@ -132,11 +132,11 @@ fn suggest_explains_its_turn_in_match_terms() {
 /// on criterion 3. Knowing such places, it takes the win.
 #[test]
 fn leading_the_match_it_does_not_wait_for_a_bigger_win() {
-    const RECORD: &str = concat!(
+    const LOST: &str = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/tests/matches/waits-for-a-bigger-win.ktz"
     );
-    let run = katazuke(&["suggest", RECORD, "--at", "2:24", "--level", "5"], "");
+    let run = katazuke(&["suggest", LOST, "--at", "2:24", "--level", "5"], "");
     assert_eq!(run.code, 0, "{}", run.stderr);
     let lines: Vec<&str> = run.stdout.lines().collect();
     assert_eq!(
@@ -148,7 +148,7 @@ fn leading_the_match_it_does_not_wait_for_a_bigger_win() {
         "{}",
         run.stdout
     );
-    let check = katazuke(&["check", RECORD], "");
+    let check = katazuke(&["check", LOST], "");
     assert!(
         check
             .stdout

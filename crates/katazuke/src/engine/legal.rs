@@ -168,13 +168,16 @@ impl Position {
             if mask.count_ones() > stock {
                 continue;
             }
-            let items: Vec<(usize, u32)> = targets
-                .iter()
-                .enumerate()
-                .filter(|(bit, _)| mask & (1 << bit) != 0)
-                .map(|(_, &index)| (index, 1))
-                .collect();
-            let action = Action::with_items(Kind::Place, &items, EmptyAt::None);
+            // At most four neighbours: no allocation on this hot path.
+            let mut items = [(0, 1); 4];
+            let mut len = 0;
+            for (bit, &index) in targets.iter().enumerate() {
+                if mask & (1 << bit) != 0 {
+                    items[len].0 = index;
+                    len += 1;
+                }
+            }
+            let action = Action::with_items(Kind::Place, &items[..len], EmptyAt::None);
             with_empty(&mut actions, action, load);
         }
         // Moves to own cells with something to do around them.
