@@ -81,13 +81,18 @@ impl Action {
 
     /// A clear of `(cell index, objects)`.
     pub fn clear(items: &[(usize, u32)], empty: EmptyAt) -> Action {
-        Action::with_items(Kind::Clear, items, empty)
+        Action::with_items(Kind::Clear, items.iter().copied(), empty)
     }
 
-    /// An action of `kind` on `(cell index, objects)`.
-    pub fn with_items(kind: Kind, items: &[(usize, u32)], empty: EmptyAt) -> Action {
+    /// An action of `kind` on `(cell index, objects)` (at most four: the
+    /// cells around one).
+    pub fn with_items(
+        kind: Kind,
+        items: impl IntoIterator<Item = (usize, u32)>,
+        empty: EmptyAt,
+    ) -> Action {
         let mut action = Action::bare(kind, empty);
-        for &(index, count) in items {
+        for (index, count) in items {
             action.push(index, count);
         }
         action

@@ -45,12 +45,20 @@ impl Position {
         let mut plain = Vec::new();
         let counts: Vec<u32> = around.iter().map(|&index| self.count(index)).collect();
         splits(&around, &counts, room, &mut |items| {
-            plain.push(Action::with_items(Kind::Clear, items, EmptyAt::None));
+            plain.push(Action::with_items(
+                Kind::Clear,
+                items.iter().copied(),
+                EmptyAt::None,
+            ));
         })?;
         let stock = self.stock(team);
         let unlimited: Vec<u32> = around.iter().map(|_| stock).collect();
         splits(&around, &unlimited, stock, &mut |items| {
-            plain.push(Action::with_items(Kind::Place, items, EmptyAt::None));
+            plain.push(Action::with_items(
+                Kind::Place,
+                items.iter().copied(),
+                EmptyAt::None,
+            ));
         })?;
         for index in self.other_own_cells() {
             plain.push(Action::move_to(index, EmptyAt::None));
@@ -126,7 +134,7 @@ impl Position {
                 continue;
             }
             if !whole.is_empty() {
-                let action = Action::with_items(Kind::Clear, &whole, EmptyAt::None);
+                let action = Action::with_items(Kind::Clear, whole.iter().copied(), EmptyAt::None);
                 with_empty(&mut actions, action, load + taken);
             }
             for (bit, &index) in full.iter().enumerate() {
@@ -137,7 +145,7 @@ impl Position {
                 let mut items = whole.clone();
                 items.push((index, part));
                 items.sort_unstable();
-                let action = Action::with_items(Kind::Clear, &items, EmptyAt::None);
+                let action = Action::with_items(Kind::Clear, items.iter().copied(), EmptyAt::None);
                 with_empty(&mut actions, action, load + taken + part);
                 // And as much as the time left allows, when that is less.
                 let over = self.cost(&action).saturating_sub(self.time_left());
@@ -147,7 +155,8 @@ impl Position {
                     for item in items.iter_mut().filter(|item| item.0 == index) {
                         item.1 = fits;
                     }
-                    let action = Action::with_items(Kind::Clear, &items, EmptyAt::None);
+                    let action =
+                        Action::with_items(Kind::Clear, items.iter().copied(), EmptyAt::None);
                     with_empty(&mut actions, action, load + taken + fits);
                 }
             }
@@ -168,16 +177,13 @@ impl Position {
             if mask.count_ones() > stock {
                 continue;
             }
-            // At most four neighbours: no allocation on this hot path.
-            let mut items = [(0, 1); 4];
-            let mut len = 0;
-            for (bit, &index) in targets.iter().enumerate() {
-                if mask & (1 << bit) != 0 {
-                    items[len].0 = index;
-                    len += 1;
-                }
-            }
-            let action = Action::with_items(Kind::Place, &items[..len], EmptyAt::None);
+            // Built straight from the set: no allocation on this hot path.
+            let items = targets
+                .iter()
+                .enumerate()
+                .filter(|(bit, _)| mask & (1 << bit) != 0)
+                .map(|(_, &index)| (index, 1));
+            let action = Action::with_items(Kind::Place, items, EmptyAt::None);
             with_empty(&mut actions, action, load);
         }
         // Moves to own cells with something to do around them.
