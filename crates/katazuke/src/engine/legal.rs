@@ -45,11 +45,7 @@ impl Position {
         let mut plain = Vec::new();
         let counts: Vec<u32> = around.iter().map(|&index| self.count(index)).collect();
         splits(&around, &counts, room, &mut |items| {
-            plain.push(Action::with_items(
-                Kind::Clear,
-                items.iter().copied(),
-                EmptyAt::None,
-            ));
+            plain.push(Action::clear(items, EmptyAt::None));
         })?;
         let stock = self.stock(team);
         let unlimited: Vec<u32> = around.iter().map(|_| stock).collect();
@@ -134,7 +130,7 @@ impl Position {
                 continue;
             }
             if !whole.is_empty() {
-                let action = Action::with_items(Kind::Clear, whole.iter().copied(), EmptyAt::None);
+                let action = Action::clear(&whole, EmptyAt::None);
                 with_empty(&mut actions, action, load + taken);
             }
             for (bit, &index) in full.iter().enumerate() {
@@ -145,7 +141,7 @@ impl Position {
                 let mut items = whole.clone();
                 items.push((index, part));
                 items.sort_unstable();
-                let action = Action::with_items(Kind::Clear, items.iter().copied(), EmptyAt::None);
+                let action = Action::clear(&items, EmptyAt::None);
                 with_empty(&mut actions, action, load + taken + part);
                 // And as much as the time left allows, when that is less.
                 let over = self.cost(&action).saturating_sub(self.time_left());
@@ -155,8 +151,7 @@ impl Position {
                     for item in items.iter_mut().filter(|item| item.0 == index) {
                         item.1 = fits;
                     }
-                    let action =
-                        Action::with_items(Kind::Clear, items.iter().copied(), EmptyAt::None);
+                    let action = Action::clear(&items, EmptyAt::None);
                     with_empty(&mut actions, action, load + taken + fits);
                 }
             }
