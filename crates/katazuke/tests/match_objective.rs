@@ -82,7 +82,7 @@ fn leading_the_match_it_ends_the_game_and_says_why() {
     let game_one =
         GameResult::from_totals(PerTeam { a: 9, b: 7 }, played.objects, played.time_used);
     let position = Position::of(&state, CostModel::Virtual).after_game_one(game_one);
-    for engine in [Engine::AlphaBeta, Engine::TreeSearch] {
+    for engine in [Engine::AlphaBetaThenTree, Engine::TreeSearch] {
         let found = ComputerPlayer::with_engine(engine, 3)
             .think(&position, None)
             .expect("a turn");

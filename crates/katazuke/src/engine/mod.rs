@@ -1,7 +1,8 @@
 //! The computer player's engine (§15.2): positions in a compact form with
 //! the OpenSpiel-like interface (`legal_actions` in a canonical order,
 //! `apply`, `is_terminal`, `returns`, `serialize`), what turns cost on the
-//! virtual clock, and the alpha–beta search.
+//! virtual clock, the alpha–beta search and the tree search with its
+//! playouts.
 
 pub mod action;
 pub mod annotate;
@@ -10,6 +11,7 @@ pub mod explain;
 pub mod legal;
 pub mod mcts;
 pub mod objective;
+pub mod playout;
 pub mod position;
 pub mod search;
 pub mod seeded;

@@ -1,7 +1,10 @@
 //! The computer player (`builtin`, `builtin:LEVEL`, `builtin:mcts`,
-//! `builtin:mcts:LEVEL`): one of the engine's two searches, played for
-//! the match (game 1's result carried into game 2, §9.2), within a budget
-//! by level and, under the wall clock, a share of its clock.
+//! `builtin:mcts:LEVEL`): the engine's two searches, played for the match
+//! (game 1's result carried into game 2, §9.2), within a budget by level
+//! and, under the wall clock, a share of its clock. `builtin` plays game 1
+//! with alpha–beta and game 2 with the tree search, whose playouts see the
+//! clock race to the match's end (BENCHMARKS.md, issue 22); `builtin:mcts`
+//! plays both games with the tree search.
 
 use std::time::{Duration, Instant};
 
@@ -37,9 +40,11 @@ pub const EXACT_NODES: u64 = 500_000;
 /// Which search plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Engine {
-    /// Alpha–beta with iterative deepening and a transposition table.
-    AlphaBeta,
-    /// Monte-Carlo tree search with playouts to the end of the game.
+    /// Game 1 with alpha–beta (iterative deepening, a transposition
+    /// table), game 2 with the tree search: `builtin`.
+    AlphaBetaThenTree,
+    /// Monte-Carlo tree search with playouts to the end of the game, in
+    /// both games: `builtin:mcts`.
     TreeSearch,
 }
 
@@ -57,9 +62,9 @@ pub struct ComputerPlayer {
 }
 
 impl ComputerPlayer {
-    /// The alpha–beta player at `level` (1 to 6).
+    /// The default player (`builtin:LEVEL`) at `level` (1 to 6).
     pub fn new(level: u8) -> ComputerPlayer {
-        ComputerPlayer::with_engine(Engine::AlphaBeta, level)
+        ComputerPlayer::with_engine(Engine::AlphaBetaThenTree, level)
     }
 
     /// The player of `engine` at `level` (1 to 6).
@@ -101,10 +106,15 @@ impl ComputerPlayer {
 
     /// What it plays in `position`, stopping at `deadline` if the budget
     /// of its level is not spent by then: the exhaustive alpha–beta search
-    /// on small fields, else its engine's.
+    /// on small fields, else its engine's for the game.
     pub fn think(&mut self, position: &Position, deadline: Option<Instant>) -> Option<Found> {
         let cells = position.size().cells();
-        if self.engine == Engine::AlphaBeta || cells <= EXACT_CELLS {
+        let game_two = position.game_one().is_some();
+        let alpha_beta = match self.engine {
+            Engine::AlphaBetaThenTree => !game_two,
+            Engine::TreeSearch => false,
+        };
+        if alpha_beta || cells <= EXACT_CELLS {
             let limits = Limits {
                 deadline,
                 ..self.budget(cells)
@@ -140,7 +150,7 @@ pub fn thinking_time(clock: Clock, limit: Duration, position: &Position) -> Dura
 impl Player for ComputerPlayer {
     fn label(&self) -> String {
         match self.engine {
-            Engine::AlphaBeta => format!("builtin:{}", self.level),
+            Engine::AlphaBetaThenTree => format!("builtin:{}", self.level),
             Engine::TreeSearch => format!("builtin:mcts:{}", self.level),
         }
     }

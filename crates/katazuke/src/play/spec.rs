@@ -31,7 +31,7 @@ impl PlayerSpec {
         let levels = LEVEL_NODES.len();
         Ok(match text {
             "" => return Err("a player is a program's command line, builtin, builtin:LEVEL, builtin:mcts, builtin:mcts:LEVEL, builtin:greedy, builtin:random or human; found nothing".into()),
-            "builtin" => PlayerSpec::Computer(Engine::AlphaBeta, DEFAULT_LEVEL),
+            "builtin" => PlayerSpec::Computer(Engine::AlphaBetaThenTree, DEFAULT_LEVEL),
             "builtin:mcts" => PlayerSpec::Computer(Engine::TreeSearch, DEFAULT_LEVEL),
             "builtin:random" => PlayerSpec::Random,
             "builtin:greedy" => PlayerSpec::Greedy,
@@ -40,7 +40,7 @@ impl PlayerSpec {
                 Some(level) => {
                     let (engine, level) = match level.strip_prefix("mcts:") {
                         Some(level) => (Engine::TreeSearch, level),
-                        None => (Engine::AlphaBeta, level),
+                        None => (Engine::AlphaBetaThenTree, level),
                     };
                     match level.parse::<u8>() {
                         Ok(level) if (1..=levels as u8).contains(&level) => {
@@ -98,7 +98,7 @@ impl fmt::Display for PlayerSpec {
         match self {
             PlayerSpec::Random => f.write_str("builtin:random"),
             PlayerSpec::Greedy => f.write_str("builtin:greedy"),
-            PlayerSpec::Computer(Engine::AlphaBeta, level) => write!(f, "builtin:{level}"),
+            PlayerSpec::Computer(Engine::AlphaBetaThenTree, level) => write!(f, "builtin:{level}"),
             PlayerSpec::Computer(Engine::TreeSearch, level) => write!(f, "builtin:mcts:{level}"),
             PlayerSpec::Human => f.write_str("human"),
             PlayerSpec::Program(command) => f.write_str(command),
@@ -114,11 +114,14 @@ mod tests {
     fn names_are_read_and_written_back() {
         assert_eq!(
             PlayerSpec::parse("builtin"),
-            Ok(PlayerSpec::Computer(Engine::AlphaBeta, DEFAULT_LEVEL))
+            Ok(PlayerSpec::Computer(
+                Engine::AlphaBetaThenTree,
+                DEFAULT_LEVEL
+            ))
         );
         assert_eq!(
             PlayerSpec::parse("builtin:5"),
-            Ok(PlayerSpec::Computer(Engine::AlphaBeta, 5))
+            Ok(PlayerSpec::Computer(Engine::AlphaBetaThenTree, 5))
         );
         assert_eq!(
             PlayerSpec::parse("builtin:mcts"),

@@ -107,9 +107,11 @@ Examples:
 The engine plays for the match, not the game (§9.2): in game 2 its values
 carry game 1's result, and the second line says what the turn means for
 the match (\"ends the game: wins the match on criterion 2\"). The search
-is alpha-beta with iterative deepening and a transposition table, under
-the virtual clock of §15.1 (or, with --mcts, a Monte-Carlo tree search
-that also gives the chance to win the match); the score is the expected
+is alpha-beta with iterative deepening and a transposition table in game
+1 and a Monte-Carlo tree search with playouts to the end of the game in
+game 2 (which also gives the chance to win the match), as `builtin`
+plays, under the virtual clock of §15.1 (with --mcts, the tree search in
+both games); the score is the expected
 territory difference for the team to move, in cells, over the match so
 far (objects and time break ties, §9.2). On fields of 3x3 or smaller it
 searches every distinct turn, to the end of the game when that fits in
@@ -238,8 +240,9 @@ Examples:
   katazuke play --A ./my-bot --B human --params examples/katazuke/practice.ktz
 
 Players: a program's command line (run by sh), builtin (the computer
-player, alpha-beta, level 5), builtin:1 to builtin:6, builtin:mcts (its
-Monte-Carlo tree search, level 5) and builtin:mcts:1 to builtin:mcts:6,
+player, level 5: alpha-beta in game 1, its Monte-Carlo tree search in
+game 2), builtin:1 to builtin:6, builtin:mcts (the tree search in both
+games, level 5) and builtin:mcts:1 to builtin:mcts:6,
 builtin:greedy, builtin:random, or human. The computer player plays for
 the match: in game 2 it counts game 1's result (§9.2). A program reads the protocol on standard input and answers each
 `go` with one line of steps (docs/manual-katazuke.md, 'Playing programs'). Under
@@ -474,8 +477,9 @@ pub struct SuggestArgs {
     /// a level).
     #[arg(long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u8).range(1..=6))]
     pub level: u8,
-    /// Search with the Monte-Carlo tree search (builtin:mcts) instead of
-    /// alpha-beta; on fields of 3x3 or smaller both search exhaustively.
+    /// Search with the Monte-Carlo tree search in game 1 too
+    /// (builtin:mcts), not alpha-beta; on fields of 3x3 or smaller both
+    /// search exhaustively.
     #[arg(long)]
     pub mcts: bool,
     /// Print one JSON object instead.

@@ -451,7 +451,7 @@ pub fn suggest(args: &SuggestArgs) -> Ending {
     let engine = if args.mcts {
         Engine::TreeSearch
     } else {
-        Engine::AlphaBeta
+        Engine::AlphaBetaThenTree
     };
     let mut player = ComputerPlayer::with_engine(engine, args.level);
     let Some(found) = player.think(&position, None) else {
