@@ -9,6 +9,7 @@
 
 use super::action::{Action, EmptyAt, Kind};
 use super::position::Position;
+use super::search::{cancels, claims};
 use super::seeded::Seeded;
 use crate::model::team::Team;
 
@@ -62,12 +63,7 @@ fn liking(position: &Position, action: &Action) -> i64 {
     let emptied = action.empty != EmptyAt::None;
     match action.kind {
         Kind::Clear => {
-            let claims = action
-                .cells()
-                .iter()
-                .zip(action.counts())
-                .filter(|(&cell, &n)| position.count(usize::from(cell)) == n)
-                .count() as i64;
+            let claims = claims(position, action);
             let after = load + action.objects();
             // Emptying after the clear pays when the container is nearly
             // full, and wastes six seconds otherwise.
@@ -80,11 +76,7 @@ fn liking(position: &Position, action: &Action) -> i64 {
                 + emptying
         }
         Kind::Place => {
-            let cancels = action
-                .cells()
-                .iter()
-                .filter(|&&cell| position.owner(usize::from(cell)).is_some())
-                .count() as i64;
+            let cancels = cancels(position, action);
             let seeds = action.cells().len() as i64 - cancels;
             cancels * 900 + seeds * 150 - if emptied { 200 } else { 0 }
         }

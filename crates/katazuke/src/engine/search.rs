@@ -402,28 +402,35 @@ const STOCK_WORTH: i64 = TERRITORY / 3;
 /// objects they take; moves, then passes; the timeout last.
 pub fn order(position: &Position, actions: &mut [Action]) {
     let score = |action: &Action| -> i64 {
-        let cells = action.cells().iter().zip(action.counts());
         match action.kind {
-            Kind::Clear => {
-                let claims = cells
-                    .filter(|(&cell, &n)| position.count(usize::from(cell)) == n)
-                    .count() as i64;
-                claims * 1_000 + i64::from(action.objects())
-            }
-            Kind::Place => {
-                let cancels = action
-                    .cells()
-                    .iter()
-                    .filter(|&&cell| position.owner(usize::from(cell)).is_some())
-                    .count() as i64;
-                cancels * 900 + 50
-            }
+            Kind::Clear => claims(position, action) * 1_000 + i64::from(action.objects()),
+            Kind::Place => cancels(position, action) * 900 + 50,
             Kind::Move => 20,
             Kind::Pass => 0,
             Kind::Timeout => -1,
         }
     };
     actions.sort_by_key(|action| std::cmp::Reverse(score(action)));
+}
+
+/// How many cells `action`, a clear, claims: those it takes the last
+/// objects of.
+pub fn claims(position: &Position, action: &Action) -> i64 {
+    action
+        .cells()
+        .iter()
+        .zip(action.counts())
+        .filter(|(&cell, &n)| position.count(usize::from(cell)) == n)
+        .count() as i64
+}
+
+/// How many owned cells `action`, a place, cancels.
+pub fn cancels(position: &Position, action: &Action) -> i64 {
+    action
+        .cells()
+        .iter()
+        .filter(|&&cell| position.owner(usize::from(cell)).is_some())
+        .count() as i64
 }
 
 /// A position's worth from A's side before its end: the standing
