@@ -61,18 +61,28 @@ fn the_record_is_the_case_of_the_issue() {
 fn trailing_the_match_it_plays_on_instead_of_ending_the_game() {
     let (state, game_one) = before_the_timeout();
     let position = Position::of(&state, CostModel::Virtual).after_game_one(game_one);
+    let game_only = Position::of(&state, CostModel::Virtual);
     for level in 1..=3 {
+        // The player: its tree search plays game 2.
         let found = ComputerPlayer::new(level)
             .think(&position, None)
             .expect("a turn");
         assert_ne!(found.action, Action::TIMEOUT, "level {level}");
-        // Without the match, the same search ends the game it leads.
-        let game_only = Position::of(&state, CostModel::Virtual);
-        let found = ComputerPlayer::new(level)
-            .think(&game_only, None)
-            .expect("a turn");
+        // Its alpha-beta search (exact play on small fields, annotations)
+        // plays on too, and without the match ends the game it leads.
+        let found = alpha_beta(level, &position);
+        assert_ne!(found.action, Action::TIMEOUT, "level {level}, alpha-beta");
+        let found = alpha_beta(level, &game_only);
         assert_eq!(found.action, Action::TIMEOUT, "level {level}, game only");
     }
+}
+
+/// What the computer player's alpha-beta search at `level` plays in
+/// `position`, whichever game it is.
+fn alpha_beta(level: u8, position: &Position) -> katazuke::Found {
+    let mut player = ComputerPlayer::new(level);
+    let limits = player.budget(position.size().cells());
+    player.search(position, limits).expect("a turn")
 }
 
 #[test]
@@ -82,11 +92,20 @@ fn leading_the_match_it_ends_the_game_and_says_why() {
     let game_one =
         GameResult::from_totals(PerTeam { a: 9, b: 7 }, played.objects, played.time_used);
     let position = Position::of(&state, CostModel::Virtual).after_game_one(game_one);
-    for engine in [Engine::AlphaBetaThenTree, Engine::TreeSearch] {
-        let found = ComputerPlayer::with_engine(engine, 3)
-            .think(&position, None)
-            .expect("a turn");
-        assert_eq!(found.action, Action::TIMEOUT, "{engine:?}");
+    let searches = [
+        (
+            "builtin",
+            ComputerPlayer::with_engine(Engine::AlphaBetaThenTree, 3).think(&position, None),
+        ),
+        (
+            "builtin:mcts",
+            ComputerPlayer::with_engine(Engine::TreeSearch, 3).think(&position, None),
+        ),
+        ("alpha-beta", Some(alpha_beta(3, &position))),
+    ];
+    for (engine, found) in searches {
+        let found = found.expect("a turn");
+        assert_eq!(found.action, Action::TIMEOUT, "{engine}");
         let mut after = position.clone();
         after.apply(&found.action);
         assert_eq!(

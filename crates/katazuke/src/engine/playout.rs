@@ -11,7 +11,6 @@ use super::action::{Action, EmptyAt, Kind};
 use super::position::Position;
 use super::search::{cancels, claims};
 use super::seeded::Seeded;
-use crate::model::team::Team;
 
 /// In a hundred turns, how many take the policy's second choice instead of
 /// its first. Measured at level 5 against `builtin:5` over 40 fields: 10,
@@ -23,13 +22,9 @@ const SECOND_CHOICE_PERCENT: u64 = 20;
 pub fn play_out(position: &mut Position, random: &mut Seeded) {
     while !position.is_terminal() {
         let team = position.to_move();
-        let ahead = match team {
-            Team::A => position.value() > 0,
-            Team::B => position.value() < 0,
-        };
         // The team's clock covers the game clock: its timeout ends the
         // game where it stands, which the team ahead takes.
-        if ahead && position.team_left(team) >= position.game_left() {
+        if position.returns()[team] > 0 && position.team_left(team) >= position.game_left() {
             position.apply(&Action::TIMEOUT);
             continue;
         }
@@ -89,7 +84,8 @@ fn liking(position: &Position, action: &Action) -> i64 {
                 .count() as i64;
             work * 120 - if emptied { 60 } else { 0 }
         }
-        Kind::Pass if emptied && load > 0 => {
+        // The turns listed empty only a load.
+        Kind::Pass if emptied => {
             // Emptying alone is worth it when a neighbour needs the room.
             let needed = position.current(team).is_some_and(|current| {
                 position.neighbours(current).any(|next| {
@@ -112,6 +108,7 @@ fn liking(position: &Position, action: &Action) -> i64 {
 mod tests {
     use super::*;
     use crate::engine::cost::CostModel;
+    use crate::model::team::Team;
     use crate::play::suite::practice_start;
 
     #[test]

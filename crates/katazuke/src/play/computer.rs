@@ -109,9 +109,10 @@ impl ComputerPlayer {
     /// on small fields, else its engine's for the game.
     pub fn think(&mut self, position: &Position, deadline: Option<Instant>) -> Option<Found> {
         let cells = position.size().cells();
-        let game_two = position.game_one().is_some();
+        // Game 2, played for the match once game 1's result is known.
+        let for_the_match = position.game_one().is_some();
         let alpha_beta = match self.engine {
-            Engine::AlphaBetaThenTree => !game_two,
+            Engine::AlphaBetaThenTree => !for_the_match,
             Engine::TreeSearch => false,
         };
         if alpha_beta || cells <= EXACT_CELLS {
