@@ -19,7 +19,7 @@ use crate::model::turn::Step;
 use crate::rules::result::GameResult;
 
 /// The alpha–beta levels: positions searched per turn.
-pub const LEVEL_NODES: [u64; 6] = [1_000, 5_000, 20_000, 60_000, 200_000, 800_000];
+pub const LEVEL_NODES: [u64; 6] = [1_000, 5_000, 20_000, 60_000, 600_000, 2_400_000];
 
 /// The tree search's levels: iterations per turn.
 pub const LEVEL_ITERATIONS: [u64; 6] = [500, 2_000, 6_000, 16_000, 32_000, 128_000];
