@@ -20,19 +20,20 @@ const RECORD: &str = concat!(
     "/tests/matches/leads-the-game-trails-the-match.ktz"
 );
 
-/// The position before game 2's turn 26 and game 1's result.
-fn before_the_timeout() -> (GameState, GameResult) {
-    let text = std::fs::read(RECORD).expect("the record");
+/// Replays the match record at `path`, calling `visit` with each entry
+/// (its game, turn and event), the state before that event, and game 1's
+/// result once game 1 has ended.
+fn replay(
+    path: &std::path::Path,
+    mut visit: impl FnMut(Option<u8>, u32, &Event, &GameState, Option<GameResult>),
+) {
+    let text = std::fs::read(path).expect("the record");
     let mut state: Option<GameState> = None;
-    let mut before = None;
     let mut game_one = None;
     read(&text, Policy::Strict, |entry| {
         match &entry.event {
             Event::GameStart(start) => {
                 state = Some(GameState::after_start(entry.game.unwrap_or(1), start));
-            }
-            Event::TurnStart { .. } if entry.game == Some(2) && entry.turn == 26 => {
-                before = state.clone();
             }
             event @ Event::GameEnd { .. } if entry.game == Some(1) => {
                 game_one = GameResult::of(event);
@@ -40,9 +41,25 @@ fn before_the_timeout() -> (GameState, GameResult) {
             _ => {}
         }
         if let Some(state) = &mut state {
+            visit(entry.game, entry.turn, &entry.event, state, game_one);
             state.apply(&entry.event);
         }
     });
+}
+
+/// The position before game 2's turn 26 and game 1's result.
+fn before_the_timeout() -> (GameState, GameResult) {
+    let mut before = None;
+    let mut game_one = None;
+    replay(
+        std::path::Path::new(RECORD),
+        |game, turn, event, state, one| {
+            if matches!(event, Event::TurnStart { .. }) && game == Some(2) && turn == 26 {
+                before = Some(state.clone());
+            }
+            game_one = game_one.or(one);
+        },
+    );
     (
         before.expect("game 2 has a turn 26"),
         game_one.expect("game 1 ended"),
@@ -235,39 +252,27 @@ fn the_issues_match_is_not_thrown_by_the_level_that_used_to_throw_it() {
 /// A's game-2 `timeout` turns that ended the game while A trailed the
 /// match with at least ten seconds on both its clock and the game's.
 fn thrown_timeouts(record: &std::path::Path) -> Vec<String> {
-    let text = std::fs::read(record).expect("the record");
-    let mut state: Option<GameState> = None;
-    let mut game_one = None;
     let mut thrown = Vec::new();
-    read(&text, Policy::Strict, |entry| {
-        match &entry.event {
-            Event::GameStart(start) => {
-                state = Some(GameState::after_start(entry.game.unwrap_or(1), start));
-            }
-            event @ Event::GameEnd { .. } if entry.game == Some(1) => {
-                game_one = GameResult::of(event);
-            }
+    replay(record, |game, turn, event, state, game_one| {
+        let (
             Event::Timeout {
                 team: Team::A,
                 recorded: None,
                 ..
-            } if entry.game == Some(2) => {
-                let (Some(state), Some(game_one)) = (&state, game_one) else {
-                    return;
-                };
-                let position = Position::of(state, CostModel::Virtual).after_game_one(game_one);
-                let left = (position.team_left(Team::A), position.game_left());
-                if position.value() < 0 && left.0.min(left.1) >= 10_000 {
-                    thrown.push(format!(
-                        "game 2, turn {}: {} ms on A's clock, {} ms on the game's",
-                        entry.turn, left.0, left.1
-                    ));
-                }
-            }
-            _ => {}
-        }
-        if let Some(state) = &mut state {
-            state.apply(&entry.event);
+            },
+            Some(2),
+            Some(game_one),
+        ) = (event, game, game_one)
+        else {
+            return;
+        };
+        let position = Position::of(state, CostModel::Virtual).after_game_one(game_one);
+        let left = (position.team_left(Team::A), position.game_left());
+        if position.value() < 0 && left.0.min(left.1) >= 10_000 {
+            thrown.push(format!(
+                "game 2, turn {turn}: {} ms on A's clock, {} ms on the game's",
+                left.0, left.1
+            ));
         }
     });
     thrown

@@ -25,8 +25,8 @@
 
 use std::time::Instant;
 
-use super::action::Action;
-use super::objective::{in_cells, TERRITORY};
+use super::action::{sign, Action};
+use super::objective::{in_cells, logistic, TERRITORY};
 use super::playout::play_out;
 use super::position::Position;
 use super::search::{order, Found};
@@ -260,8 +260,7 @@ impl TreeSearch {
         let chance = position.win_chance();
         let margin = in_cells(position.value());
         let reward = if position.game_one().is_some() {
-            let wider = 1.0 / (1.0 + (-margin / MARGIN_SPREAD).exp());
-            (1.0 - MARGIN_SHARE) * chance + MARGIN_SHARE * wider
+            (1.0 - MARGIN_SHARE) * chance + MARGIN_SHARE * logistic(margin, MARGIN_SPREAD)
         } else {
             chance
         };
@@ -306,7 +305,6 @@ impl TreeSearch {
 fn certain_win(position: &Position) -> Option<Found> {
     position.game_one()?;
     let mover = position.to_move();
-    let sign = if mover == Team::A { 1 } else { -1 };
     let (action, after) = position
         .legal_actions()
         .into_iter()
@@ -316,7 +314,7 @@ fn certain_win(position: &Position) -> Option<Found> {
             let won = after.match_result()?.winner == Some(mover);
             won.then_some((action, after))
         })
-        .max_by_key(|(_, after)| sign * after.value())?;
+        .max_by_key(|(_, after)| sign(mover) * after.value())?;
     Some(Found {
         action,
         value: after.value(),

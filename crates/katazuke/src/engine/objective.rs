@@ -96,7 +96,13 @@ pub fn decided_chance(value: i64) -> f64 {
 /// (what is left of game 2 may still overturn it); in game 1 it is game
 /// 1's (game 2 may).
 pub fn chance_of(value: i64) -> f64 {
-    1.0 / (1.0 + (-in_cells(value) / GAME_TWO_SPREAD).exp())
+    logistic(in_cells(value), GAME_TWO_SPREAD)
+}
+
+/// The logistic curve of a margin of `cells`, at `spread` cells' scale:
+/// ½ when level, towards 1 ahead and 0 behind.
+pub fn logistic(cells: f64, spread: f64) -> f64 {
+    1.0 / (1.0 + (-cells / spread).exp())
 }
 
 /// "2.0 cells ahead", "level", "1.0 cell behind" for a margin from the
