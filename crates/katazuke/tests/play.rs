@@ -416,6 +416,69 @@ fn suggest_names_the_engines_turn_where_the_log_stops_or_at_a_turn() {
     }
 }
 
+/// `examples/katazuke/suggest_player.py` puts a build of katazuke in a
+/// match as a program: each of its turns must be the one that build's
+/// `suggest` gives at that point of the finished record, in both games,
+/// so the log it rebuilds from the protocol is the referee's.
+#[test]
+fn the_suggest_player_plays_what_suggest_says_at_each_of_its_turns() {
+    let dir = temporary();
+    let player = format!(
+        "python3 {} {} 1",
+        common::repository("examples/katazuke/suggest_player.py").display(),
+        common::KATAZUKE
+    );
+    let (record, _) = play(
+        dir.path(),
+        &player,
+        "builtin:1",
+        &["--params", &practice(), "--clock", "virtual"],
+    );
+    assert!(!record.contains("# illegal"), "{record}");
+    let mut game = 0;
+    let mut checked = [0; 2];
+    for line in record.lines() {
+        // `game 2`, not `game time: 36.0`.
+        if let Some(Ok(number)) = line.strip_prefix("game ").map(str::parse) {
+            game = number;
+            continue;
+        }
+        let Some((turn, rest)) = line.trim_start().split_once(". A ") else {
+            continue;
+        };
+        let Ok(turn) = turn.parse::<u32>() else {
+            continue;
+        };
+        // `A 3.5 clear b1:2`, or `A timeout`: the steps after the duration.
+        let steps = match rest.split_once(' ') {
+            Some((_, steps)) if rest != "timeout" => steps,
+            _ => rest,
+        };
+        let at = format!("{game}:{}", turn - 1);
+        let run = katazuke_in(
+            dir.path(),
+            &[
+                "suggest",
+                "match.ktz",
+                "--at",
+                &at,
+                "--level",
+                "1",
+                "--json",
+            ],
+            "",
+        );
+        assert_eq!(run.code, 0, "{at}: {}", run.stderr);
+        let value: serde_json::Value = serde_json::from_str(&run.stdout).expect("one JSON object");
+        assert_eq!(value["action"], steps, "turn {at}\n{record}");
+        checked[game - 1] += 1;
+    }
+    assert!(
+        checked.iter().all(|&turns| turns > 0),
+        "{checked:?}\n{record}"
+    );
+}
+
 #[test]
 fn annotated_replays_add_the_engines_turn_to_each_caption() {
     let dir = temporary();
