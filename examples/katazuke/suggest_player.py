@@ -3,8 +3,8 @@ answered with that build's `katazuke suggest --level LEVEL` on the match
 log rebuilt from the lines heard so far. Two builds can then play each
 other in one tournament (BENCHMARKS.md measures the computer player
 against the build of issue 22's day this way). `suggest` searches afresh
-each turn, so the player keeps no search between turns, as the built-in
-player does; otherwise it is the same search.
+each turn, where the built-in player keeps its tables from one turn to
+the next; otherwise it is the same search.
 
     python3 suggest_player.py KATAZUKE [LEVEL]
 """
