@@ -16,7 +16,7 @@ import tempfile
 
 binary = sys.argv[1]
 level = sys.argv[2] if len(sys.argv) > 2 else "3"
-params, header, games, rows_left, skip, turn = {}, [], [], 0, 0, 0
+params, rows, header, games, rows_left, turn = {}, [], [], [], 0, 0
 handle, log = tempfile.mkstemp(suffix=".ktz")
 os.close(handle)
 try:
@@ -25,28 +25,25 @@ try:
         if not words:
             continue
         if rows_left:
-            header.append("  " + " ".join(words))
+            rows.append("  " + " ".join(words))
             rows_left -= 1
-            continue
-        if skip:  # game 2 repeats the field
-            skip -= 1
             continue
         key = words[0]
         if key in ("capacity", "stock", "team_time", "game_time"):
             params[key] = int(words[1])
-        elif key == "field" and not header:
-            header = [
+        elif key == "field":
+            rows, rows_left = [], int(words[1])
+        elif key == "game":
+            # The log's header is game 1's parameters (game 2 repeats them).
+            header = header or [
                 "katazuke 1",
                 f"capacity: {params['capacity']}",
                 f"stock: {params['stock']}",
                 f"team time: {params['team_time'] / 1000}",
                 f"game time: {params['game_time'] / 1000}",
                 "field:",
+                *rows,
             ]
-            rows_left = int(words[1])
-        elif key == "field":
-            skip = int(words[1])
-        elif key == "game":
             games.append(["", f"game {words[1]}", f"first: {words[3]}"])
             turn = 0
         elif key == "start":
