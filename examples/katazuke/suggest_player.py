@@ -1,5 +1,5 @@
 """Any build of katazuke as a player over the protocol: each `go` is
-answered with that build's `katazuke suggest --level LEVEL` on the match
+answered with that build's `katazuke suggest [--level LEVEL]` on the match
 log rebuilt from the lines heard so far. Two builds can then play each
 other in one tournament (BENCHMARKS.md measures the computer player
 against the build of issue 22's day this way). `suggest` searches afresh
@@ -7,6 +7,8 @@ each turn, where the built-in player keeps its tables from one turn to
 the next; otherwise it is the same search.
 
     python3 suggest_player.py KATAZUKE [LEVEL]
+
+Without LEVEL, `suggest` plays at its own default level.
 """
 import json
 import os
@@ -15,7 +17,7 @@ import sys
 import tempfile
 
 binary = sys.argv[1]
-level = sys.argv[2] if len(sys.argv) > 2 else "3"
+level = ["--level", sys.argv[2]] if len(sys.argv) > 2 else []
 params, rows, header, games, rows_left, turn = {}, [], [], [], 0, 0
 handle, log = tempfile.mkstemp(suffix=".ktz")
 os.close(handle)
@@ -60,7 +62,7 @@ try:
             with open(log, "w") as out:
                 out.write("\n".join(header + [l for game in games for l in game]) + "\n")
             found = subprocess.run(
-                [binary, "suggest", log, "--level", level, "--json"],
+                [binary, "suggest", log, *level, "--json"],
                 capture_output=True,
                 text=True,
             )
