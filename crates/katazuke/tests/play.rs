@@ -419,15 +419,23 @@ fn suggest_names_the_engines_turn_where_the_log_stops_or_at_a_turn() {
 /// `examples/katazuke/suggest_player.py` puts a build of katazuke in a
 /// match as a program: each of its turns must be the one that build's
 /// `suggest` gives at that point of the finished record, in both games,
-/// so the log it rebuilds from the protocol is the referee's.
+/// so the log it rebuilds from the protocol is the referee's; at the level
+/// it is given, or without one at `suggest`'s own default.
 #[test]
 fn the_suggest_player_plays_what_suggest_says_at_each_of_its_turns() {
+    suggest_player_plays_what_suggest_says(Some("1"));
+    suggest_player_plays_what_suggest_says(None);
+}
+
+fn suggest_player_plays_what_suggest_says(level: Option<&str>) {
     let dir = temporary();
     let player = format!(
-        "python3 {} {} 1",
+        "python3 {} {} {}",
         common::repository("examples/katazuke/suggest_player.py").display(),
-        common::KATAZUKE
+        common::KATAZUKE,
+        level.unwrap_or("")
     );
+    let level: Vec<&str> = level.map_or(Vec::new(), |level| vec!["--level", level]);
     let (record, _) = play(
         dir.path(),
         &player,
@@ -457,15 +465,7 @@ fn the_suggest_player_plays_what_suggest_says_at_each_of_its_turns() {
         let at = format!("{game}:{}", turn - 1);
         let run = katazuke_in(
             dir.path(),
-            &[
-                "suggest",
-                "match.ktz",
-                "--at",
-                &at,
-                "--level",
-                "1",
-                "--json",
-            ],
+            &[&["suggest", "match.ktz", "--at", &at, "--json"], &level[..]].concat(),
             "",
         );
         assert_eq!(run.code, 0, "{at}: {}", run.stderr);
