@@ -118,19 +118,25 @@ impl Position {
             .copied()
             .filter(|&index| self.count(index) > 0)
             .collect();
+        // The items of one clear, on the stack: this runs at every
+        // position the search expands. Four whole cells at most, and one
+        // in part.
+        let mut buffer = [(0usize, 0u32); 5];
         for mask in 0u32..(1 << full.len()) {
-            let whole: Vec<(usize, u32)> = full
-                .iter()
-                .enumerate()
-                .filter(|(bit, _)| mask & (1 << bit) != 0)
-                .map(|(_, &index)| (index, self.count(index)))
-                .collect();
+            let mut wholes = 0;
+            for (bit, &index) in full.iter().enumerate() {
+                if mask & (1 << bit) != 0 {
+                    buffer[wholes] = (index, self.count(index));
+                    wholes += 1;
+                }
+            }
+            let whole = &buffer[..wholes];
             let taken: u32 = whole.iter().map(|&(_, n)| n).sum();
             if taken > room {
                 continue;
             }
             if !whole.is_empty() {
-                let action = Action::clear(&whole, EmptyAt::None);
+                let action = Action::clear(whole, EmptyAt::None);
                 with_empty(&mut actions, action, load + taken);
             }
             for (bit, &index) in full.iter().enumerate() {
@@ -138,10 +144,11 @@ impl Position {
                 if mask & (1 << bit) != 0 || part == 0 {
                     continue;
                 }
-                let mut items = whole.clone();
-                items.push((index, part));
+                let mut with_part = buffer;
+                with_part[wholes] = (index, part);
+                let items = &mut with_part[..=wholes];
                 items.sort_unstable();
-                let action = Action::clear(&items, EmptyAt::None);
+                let action = Action::clear(items, EmptyAt::None);
                 with_empty(&mut actions, action, load + taken + part);
                 // And as much as the time left allows, when that is less.
                 let over = self.cost(&action).saturating_sub(self.time_left());
@@ -151,7 +158,7 @@ impl Position {
                     for item in items.iter_mut().filter(|item| item.0 == index) {
                         item.1 = fits;
                     }
-                    let action = Action::clear(&items, EmptyAt::None);
+                    let action = Action::clear(items, EmptyAt::None);
                     with_empty(&mut actions, action, load + taken + fits);
                 }
             }
