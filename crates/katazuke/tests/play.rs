@@ -420,15 +420,34 @@ fn suggest_names_the_engines_turn_where_the_log_stops_or_at_a_turn() {
 /// match as a program: each of its turns must be the one that build's
 /// `suggest` gives at that point of the finished record, in both games,
 /// so the log it rebuilds from the protocol is the referee's; at the level
-/// it is given, or without one at `suggest`'s own default.
+/// it is given, or without one at `suggest`'s own default (`builtin`'s,
+/// 600,000 positions a turn: on a 4 × 4 field whose games last a few
+/// turns, where level 1 would open otherwise, so that a debug build plays
+/// it in seconds).
 #[test]
 fn the_suggest_player_plays_what_suggest_says_at_each_of_its_turns() {
-    suggest_player_plays_what_suggest_says(Some("1"));
-    suggest_player_plays_what_suggest_says(None);
+    suggest_player_plays_what_suggest_says(Some("1"), None);
+    suggest_player_plays_what_suggest_says(None, Some(SHORT_GAMES));
 }
 
-fn suggest_player_plays_what_suggest_says(level: Option<&str>) {
+/// A 4 × 4 field with a game clock of 30 s: two or three turns a team.
+const SHORT_GAMES: &str = "katazuke 1\ncapacity: 4\nstock: 2\nteam time: 20.0\n\
+game time: 30.0\nfield:\n  1 2 1 3\n  2 1 3 1\n  1 3 0 2\n  2 1 2 1\n\n\
+game 1\nfirst: A\nA start: b2\nB start: c3* d1\n\n\
+game 2\nfirst: B\nB start: b2\nA start: c3* d1\n";
+
+/// Plays the script at `level` against `builtin:1` on the practice field,
+/// or on `field` (a `--params` log) when given, and checks its turns.
+fn suggest_player_plays_what_suggest_says(level: Option<&str>, field: Option<&str>) {
     let dir = temporary();
+    let params = match field {
+        Some(text) => {
+            let path = dir.path().join("params.ktz");
+            std::fs::write(&path, text).expect("the field");
+            path.display().to_string()
+        }
+        None => practice(),
+    };
     let player = format!(
         "python3 {} {} {}",
         common::repository("examples/katazuke/suggest_player.py").display(),
@@ -440,7 +459,16 @@ fn suggest_player_plays_what_suggest_says(level: Option<&str>) {
         dir.path(),
         &player,
         "builtin:1",
-        &["--params", &practice(), "--clock", "virtual"],
+        // A bound no loaded machine reaches: a late answer would be a
+        // timeout in the record, not the script's turn.
+        &[
+            "--params",
+            &params,
+            "--clock",
+            "virtual",
+            "--think-ms",
+            "60000",
+        ],
     );
     assert!(!record.contains("# illegal"), "{record}");
     let mut game = 0;

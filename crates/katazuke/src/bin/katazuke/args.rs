@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use katazuke::{Policy, MAX_JOBS};
+use katazuke::{Policy, DEFAULT_LEVEL, MAX_JOBS};
 
 const EXAMPLES: &str = "\
 Examples:
@@ -99,10 +99,11 @@ Examples:
     /// anywhere (KATAZUKE.md §15.2).
     #[command(after_help = "\
 Examples:
-  katazuke suggest match.ktz                  # where the log stops
-  katazuke suggest match.ktz --at 1:9         # after game 1, turn 9 (1:0 is the start)
-  katazuke suggest match.ktz --at 2:4 --level 5 --json
-  katazuke suggest match.ktz --at 2:4 --mcts  # the tree search's turn
+  katazuke suggest match.ktz                      # where the log stops, at builtin's level
+  katazuke suggest match.ktz --at 1:9             # after game 1, turn 9 (1:0 is the start)
+  katazuke suggest match.ktz --at 2:4 --level 3   # quicker, a little weaker
+  katazuke suggest match.ktz --at 2:4 --json      # one JSON object
+  katazuke suggest match.ktz --at 2:4 --mcts      # the tree search's turn
 
 The engine plays for the match, not the game (§9.2): in game 2 its values
 carry game 1's result, and the second line says what the turn means for
@@ -474,8 +475,8 @@ pub struct SuggestArgs {
     #[arg(long, value_name = "G:K")]
     pub at: Option<String>,
     /// The engine's level, 1 to 6 (1,000 to 2,400,000 positions searched;
-    /// 600,000 at level 5).
-    #[arg(long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u8).range(1..=6))]
+    /// 600,000 at level 5); by default the level builtin plays at.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_LEVEL, value_parser = clap::value_parser!(u8).range(1..=6))]
     pub level: u8,
     /// Search with the Monte-Carlo tree search in game 1 too
     /// (builtin:mcts), not alpha-beta; on fields of 3x3 or smaller both
