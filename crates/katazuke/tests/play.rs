@@ -426,28 +426,18 @@ fn suggest_names_the_engines_turn_where_the_log_stops_or_at_a_turn() {
 /// it in seconds).
 #[test]
 fn the_suggest_player_plays_what_suggest_says_at_each_of_its_turns() {
-    suggest_player_plays_what_suggest_says(Some("1"), None);
-    suggest_player_plays_what_suggest_says(None, Some(SHORT_GAMES));
+    suggest_player_plays_what_suggest_says(Some("1"), &practice());
+    suggest_player_plays_what_suggest_says(None, SHORT_GAMES);
 }
 
-/// A 4 × 4 field with a game clock of 30 s: two or three turns a team.
-const SHORT_GAMES: &str = "katazuke 1\ncapacity: 4\nstock: 2\nteam time: 20.0\n\
-game time: 30.0\nfield:\n  1 2 1 3\n  2 1 3 1\n  1 3 0 2\n  2 1 2 1\n\n\
-game 1\nfirst: A\nA start: b2\nB start: c3* d1\n\n\
-game 2\nfirst: B\nB start: b2\nA start: c3* d1\n";
+/// The parameters of a match on a 4 × 4 field with a game clock of 30 s:
+/// two or three turns a team.
+const SHORT_GAMES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/matches/short-games.ktz");
 
-/// Plays the script at `level` against `builtin:1` on the practice field,
-/// or on `field` (a `--params` log) when given, and checks its turns.
-fn suggest_player_plays_what_suggest_says(level: Option<&str>, field: Option<&str>) {
+/// Plays the script at `level` against `builtin:1` with the `--params`
+/// log `params`, and checks its turns.
+fn suggest_player_plays_what_suggest_says(level: Option<&str>, params: &str) {
     let dir = temporary();
-    let params = match field {
-        Some(text) => {
-            let path = dir.path().join("params.ktz");
-            std::fs::write(&path, text).expect("the field");
-            path.display().to_string()
-        }
-        None => practice(),
-    };
     let player = format!(
         "python3 {} {} {}",
         common::repository("examples/katazuke/suggest_player.py").display(),
@@ -463,7 +453,7 @@ fn suggest_player_plays_what_suggest_says(level: Option<&str>, field: Option<&st
         // timeout in the record, not the script's turn.
         &[
             "--params",
-            &params,
+            params,
             "--clock",
             "virtual",
             "--think-ms",
