@@ -119,7 +119,12 @@ fn positions_agree_with_the_referee_turn_by_turn() {
         let mut position = Position::of(referee.state(), CostModel::Virtual);
         let mut random = Seeded::new(seed);
         let mut turns = 0;
+        // One list reused from position to position, as a playout keeps
+        // it, lists what a fresh one does.
+        let mut reused = Vec::new();
         while !position.is_terminal() {
+            position.legal_actions_into(&mut reused);
+            assert_eq!(reused, position.legal_actions(), "seed {seed}");
             let actions = if turns % 3 == 0 {
                 position
                     .every_action()

@@ -13,20 +13,19 @@ pub const EVERY_ACTION_LIMIT: usize = 20_000;
 
 impl Position {
     /// The cells next to the mover's current territory, if it has one.
-    fn around_current(&self) -> Vec<usize> {
+    fn around_current(&self) -> Cells {
         match self.current(self.to_move()) {
-            Some(current) => self.neighbours(current).collect(),
-            None => Vec::new(),
+            Some(current) => Cells::of(self.neighbours(current)),
+            None => Cells::default(),
         }
     }
 
     /// The mover's own cells other than its current one, in index order.
-    fn other_own_cells(&self) -> Vec<usize> {
+    fn other_own_cells(&self) -> impl Iterator<Item = usize> + '_ {
         let team = self.to_move();
         let current = self.current(team);
         (0..self.size().cells())
-            .filter(|&index| self.owner(index) == Some(team) && Some(index) != current)
-            .collect()
+            .filter(move |&index| self.owner(index) == Some(team) && Some(index) != current)
     }
 
     /// Every distinct legal turn of the team to move, each once, in a
@@ -94,8 +93,17 @@ impl Position {
     ///   takes the time from the game clock too.
     pub fn legal_actions(&self) -> Vec<Action> {
         let mut actions = Vec::new();
+        self.legal_actions_into(&mut actions);
+        actions
+    }
+
+    /// [`Position::legal_actions`] written into `actions`, which it clears
+    /// first: a playout lists the turns of every position it passes, and
+    /// one list reused saves an allocation at each.
+    pub fn legal_actions_into(&self, actions: &mut Vec<Action>) {
+        actions.clear();
         if self.is_terminal() {
-            return actions;
+            return;
         }
         let team = self.to_move();
         let load = self.load(team);
@@ -113,11 +121,12 @@ impl Position {
         };
         // Clears: every set of whole cells that fits, with at most one
         // cell in part.
-        let full: Vec<usize> = around
-            .iter()
-            .copied()
-            .filter(|&index| self.count(index) > 0)
-            .collect();
+        let full = Cells::of(
+            around
+                .iter()
+                .copied()
+                .filter(|&index| self.count(index) > 0),
+        );
         // The items of one clear, on the stack: this runs at every
         // position the search expands. Four whole cells at most, and one
         // in part.
@@ -137,7 +146,7 @@ impl Position {
             }
             if !whole.is_empty() {
                 let action = Action::clear(whole, EmptyAt::None);
-                with_empty(&mut actions, action, load + taken);
+                with_empty(actions, action, load + taken);
             }
             for (bit, &index) in full.iter().enumerate() {
                 let part = (room - taken).min(self.count(index) - 1);
@@ -149,7 +158,7 @@ impl Position {
                 let items = &mut with_part[..=wholes];
                 items.sort_unstable();
                 let action = Action::clear(items, EmptyAt::None);
-                with_empty(&mut actions, action, load + taken + part);
+                with_empty(actions, action, load + taken + part);
                 // And as much as the time left allows, when that is less.
                 let over = self.cost(&action).saturating_sub(self.time_left());
                 let fits = u64::from(part).saturating_sub(over.div_ceil(cost::OBJECT_MS));
@@ -159,7 +168,7 @@ impl Position {
                         item.1 = fits;
                     }
                     let action = Action::clear(items, EmptyAt::None);
-                    with_empty(&mut actions, action, load + taken + fits);
+                    with_empty(actions, action, load + taken + fits);
                 }
             }
         }
@@ -167,14 +176,10 @@ impl Position {
         // set the stock covers.
         let stock = self.stock(team);
         let opponent = team.other();
-        let targets: Vec<usize> = around
-            .iter()
-            .copied()
-            .filter(|&index| {
-                self.owner(index) == Some(opponent)
-                    || (self.owner(index).is_none() && self.count(index) == 0)
-            })
-            .collect();
+        let targets = Cells::of(around.iter().copied().filter(|&index| {
+            self.owner(index) == Some(opponent)
+                || (self.owner(index).is_none() && self.count(index) == 0)
+        }));
         for mask in 1u32..(1 << targets.len()) {
             if mask.count_ones() > stock {
                 continue;
@@ -186,7 +191,7 @@ impl Position {
                 .filter(|(bit, _)| mask & (1 << bit) != 0)
                 .map(|(_, &index)| (index, 1));
             let action = Action::with_items(Kind::Place, items, EmptyAt::None);
-            with_empty(&mut actions, action, load);
+            with_empty(actions, action, load);
         }
         // Moves to own cells with something to do around them.
         for index in self.other_own_cells() {
@@ -194,14 +199,41 @@ impl Position {
                 self.count(next) > 0 || (stock > 0 && self.owner(next) == Some(team.other()))
             });
             if useful {
-                with_empty(&mut actions, Action::move_to(index, EmptyAt::None), load);
+                with_empty(actions, Action::move_to(index, EmptyAt::None), load);
             }
         }
-        with_empty(&mut actions, Action::pass(EmptyAt::None), load);
+        with_empty(actions, Action::pass(EmptyAt::None), load);
         let left = self.time_left();
         actions.retain(|action| self.cost(action) <= left);
         actions.push(Action::TIMEOUT);
-        actions
+    }
+}
+
+/// At most four cells (a cell's neighbours), on the stack: the turns are
+/// listed at every position a search or playout passes.
+#[derive(Clone, Copy, Debug, Default)]
+struct Cells {
+    indices: [usize; 4],
+    len: usize,
+}
+
+impl Cells {
+    /// The first four of `indices`.
+    fn of(indices: impl Iterator<Item = usize>) -> Cells {
+        let mut cells = Cells::default();
+        for index in indices.take(4) {
+            cells.indices[cells.len] = index;
+            cells.len += 1;
+        }
+        cells
+    }
+}
+
+impl std::ops::Deref for Cells {
+    type Target = [usize];
+
+    fn deref(&self) -> &[usize] {
+        &self.indices[..self.len]
     }
 }
 

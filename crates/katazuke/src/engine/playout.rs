@@ -20,6 +20,7 @@ const SECOND_CHOICE_PERCENT: u64 = 20;
 
 /// Plays `position` to the end of its game by the policy.
 pub fn play_out(position: &mut Position, random: &mut Seeded) {
+    let mut actions = Vec::new();
     while !position.is_terminal() {
         let team = position.to_move();
         // The team's clock covers the game clock: its timeout ends the
@@ -30,7 +31,8 @@ pub fn play_out(position: &mut Position, random: &mut Seeded) {
         }
         let mut first: Option<(i64, Action)> = None;
         let mut second: Option<(i64, Action)> = None;
-        for action in position.legal_actions() {
+        position.legal_actions_into(&mut actions);
+        for &action in &actions {
             let score = liking(position, &action);
             if first.is_none_or(|(best, _)| score > best) {
                 second = first;
