@@ -102,6 +102,12 @@ pub struct Searcher {
     /// Some position of this game was searched over the pruned turns only
     /// (its table's solved entries are then solved over those).
     pruned: bool,
+    /// Lists of turns to reuse, one taken by each node on the path being
+    /// searched and given back when it is done: after the first few
+    /// positions, listing a position's turns allocates nothing.
+    spare_lists: Vec<Vec<Action>>,
+    /// The scores [`order_with`] sorts by, reused likewise.
+    scores: Vec<Scored>,
 }
 
 impl Default for Searcher {
@@ -123,6 +129,8 @@ impl Searcher {
             },
             stopped: false,
             pruned: false,
+            spare_lists: Vec::new(),
+            scores: Vec::new(),
         }
     }
 
@@ -141,7 +149,8 @@ impl Searcher {
         self.limits = limits;
         self.nodes = 0;
         self.stopped = false;
-        let actions = self.actions(position);
+        let mut actions = Vec::new();
+        self.actions_into(position, &mut actions);
         let mut found = Found {
             action: *actions.first()?,
             value: evaluate(position),
@@ -182,18 +191,22 @@ impl Searcher {
         self.search(position, depth, i64::MIN + 1, i64::MAX - 1).0
     }
 
-    fn actions(&mut self, position: &Position) -> Vec<Action> {
+    /// The turns of `position` to search, best first, written into
+    /// `actions`.
+    fn actions_into(&mut self, position: &Position, actions: &mut Vec<Action>) {
         let every = if self.limits.every_action {
             position.every_action()
         } else {
             None
         };
-        let mut actions = every.unwrap_or_else(|| {
-            self.pruned = true;
-            position.legal_actions()
-        });
-        order(position, &mut actions);
-        actions
+        match every {
+            Some(every) => *actions = every,
+            None => {
+                self.pruned = true;
+                position.legal_actions_into(actions);
+            }
+        }
+        order_with(position, actions, &mut self.scores);
     }
 
     /// One iteration at the root; none when stopped before the first turn
@@ -297,16 +310,28 @@ impl Searcher {
         // did not cut the search off: most positions of an alpha-beta
         // search end at their first turn.
         let mut first = hint;
-        let mut others: Option<std::vec::IntoIter<Action>> = None;
+        let mut others: Option<Vec<Action>> = None;
+        let mut next = 0;
         for tried in 0.. {
             let action = match first.take() {
                 Some(action) => action,
                 None => {
-                    let others = others.get_or_insert_with(|| self.actions(position).into_iter());
-                    match others.find(|&action| Some(action) != hint) {
-                        Some(action) => action,
-                        None => break,
-                    }
+                    let others = match &mut others {
+                        Some(others) => others,
+                        None => {
+                            let mut list = self.spare_lists.pop().unwrap_or_default();
+                            self.actions_into(position, &mut list);
+                            others.insert(list)
+                        }
+                    };
+                    let Some(at) = others[next..]
+                        .iter()
+                        .position(|&action| Some(action) != hint)
+                    else {
+                        break;
+                    };
+                    next += at + 1;
+                    others[next - 1]
                 }
             };
             let mut child = position.clone();
@@ -326,6 +351,9 @@ impl Searcher {
             if alpha >= beta || self.stopped {
                 break;
             }
+        }
+        if let Some(list) = others {
+            self.spare_lists.push(list);
         }
         if self.stopped {
             return (best_value, false);
@@ -407,20 +435,44 @@ fn slot(key: u64) -> usize {
 /// cancel: a third of a cell.
 const STOCK_WORTH: i64 = TERRITORY / 3;
 
+/// A turn with its place in the list and its score, negated so that the
+/// best sorts first.
+type Scored = (i64, usize, Action);
+
 /// Puts the likeliest good turns first: claims, then cancels, then the
-/// objects they take; moves, then passes; the timeout last.
+/// objects they take; moves, then passes; the timeout last. Turns that
+/// score the same keep their order.
 pub fn order(position: &Position, actions: &mut [Action]) {
-    let score = |action: &Action| -> i64 {
-        match action.kind {
-            Kind::Clear => claims(position, action) * 1_000 + i64::from(action.objects()),
-            Kind::Place => cancels(position, action) * 900 + 50,
-            Kind::Move => 20,
-            Kind::Pass => 0,
-            Kind::Timeout => -1,
-        }
-    };
-    // Each score once: counting a turn's claims is not free.
-    actions.sort_by_cached_key(|action| std::cmp::Reverse(score(action)));
+    order_with(position, actions, &mut Vec::new());
+}
+
+/// [`order`] with the scores kept in `scores`, which alpha–beta reuses at
+/// every position it expands.
+fn order_with(position: &Position, actions: &mut [Action], scores: &mut Vec<Scored>) {
+    // Each score once (counting a turn's claims is not free), and the
+    // place breaks ties, so an unstable sort keeps equal turns in order.
+    scores.clear();
+    scores.extend(
+        actions
+            .iter()
+            .enumerate()
+            .map(|(at, action)| (-promise(position, action), at, *action)),
+    );
+    scores.sort_unstable_by_key(|&(score, at, _)| (score, at));
+    for (slot, &(_, _, action)) in actions.iter_mut().zip(scores.iter()) {
+        *slot = action;
+    }
+}
+
+/// How likely `action` is to be good, as [`order`] ranks turns.
+fn promise(position: &Position, action: &Action) -> i64 {
+    match action.kind {
+        Kind::Clear => claims(position, action) * 1_000 + i64::from(action.objects()),
+        Kind::Place => cancels(position, action) * 900 + 50,
+        Kind::Move => 20,
+        Kind::Pass => 0,
+        Kind::Timeout => -1,
+    }
 }
 
 /// How many cells `action`, a clear, claims: those it takes the last
@@ -487,4 +539,64 @@ pub fn evaluate(position: &Position) -> i64 {
         value += sign(team) * worth;
     }
     value
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::cost::CostModel;
+    use crate::engine::seeded::Seeded;
+    use crate::play::suite::practice_start;
+
+    /// The positions of a game of random turns on each of a few practice
+    /// fields.
+    fn positions() -> Vec<Position> {
+        let mut positions = Vec::new();
+        for seed in 1..=4 {
+            let mut position = Position::of(&practice_start(seed), CostModel::Virtual);
+            let mut random = Seeded::new(seed);
+            let mut actions = Vec::new();
+            while !position.is_terminal() {
+                positions.push(position.clone());
+                position.legal_actions_into(&mut actions);
+                let pick = random.below(actions.len() as u64) as usize;
+                position.apply(&actions[pick]);
+            }
+        }
+        positions
+    }
+
+    #[test]
+    fn order_ranks_by_promise_and_keeps_equal_turns_in_their_listed_order() {
+        let mut ties = 0;
+        for position in positions() {
+            let listed = position.legal_actions();
+            let mut ordered = listed.clone();
+            order(&position, &mut ordered);
+            let place = |action: &Action| listed.iter().position(|a| a == action);
+            for pair in ordered.windows(2) {
+                let (one, two) = (promise(&position, &pair[0]), promise(&position, &pair[1]));
+                assert!(one >= two, "{pair:?} out of order");
+                if one == two {
+                    ties += 1;
+                    assert!(place(&pair[0]) < place(&pair[1]), "{pair:?} swapped");
+                }
+            }
+            assert_eq!(ordered.len(), listed.len());
+        }
+        // Enough equal turns that an unstable sort would swap some.
+        assert!(ties > 500, "{ties} ties");
+    }
+
+    #[test]
+    fn a_node_lists_its_own_turns_in_a_list_another_node_used() {
+        let mut searcher = Searcher::new();
+        let mut list = Vec::new();
+        for position in positions() {
+            searcher.actions_into(&position, &mut list);
+            let mut fresh = position.legal_actions();
+            order(&position, &mut fresh);
+            assert_eq!(list, fresh);
+        }
+    }
 }
