@@ -474,7 +474,7 @@ pub struct SuggestArgs {
     /// where the log stops.
     #[arg(long, value_name = "G:K")]
     pub at: Option<String>,
-    /// The engine's level, 1 to 6 (1,000 to 2,400,000 positions searched;
+    /// The engine's level, 1 to 6 (1,000 to 3,000,000 positions searched;
     /// 600,000 at level 5); by default the level builtin plays at.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_LEVEL, value_parser = clap::value_parser!(u8).range(1..=6))]
     pub level: u8,
