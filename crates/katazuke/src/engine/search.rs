@@ -599,4 +599,109 @@ mod tests {
             assert_eq!(list, fresh);
         }
     }
+
+    /// A search that runs until it has answered.
+    const UNLIMITED: Limits = Limits {
+        nodes: u64::MAX,
+        deadline: None,
+        every_action: false,
+    };
+
+    /// Plain minimax over the lists a node searches, `depth` turns deep:
+    /// what alpha-beta must return, in whatever order it tries the turns.
+    fn minimax(searcher: &mut Searcher, position: &Position, depth: u32) -> i64 {
+        if position.is_terminal() {
+            return position.final_value();
+        }
+        if depth == 0 {
+            return evaluate(position);
+        }
+        let mut actions = Vec::new();
+        searcher.actions_into(position, &mut actions);
+        let values = actions.iter().map(|action| {
+            let mut child = position.clone();
+            child.apply(action);
+            minimax(searcher, &child, depth - 1)
+        });
+        let values: Vec<i64> = values.collect();
+        if position.to_move() == Team::A {
+            values.into_iter().max().unwrap_or(i64::MIN)
+        } else {
+            values.into_iter().min().unwrap_or(i64::MAX)
+        }
+    }
+
+    #[test]
+    fn the_table_turns_change_how_much_is_searched_not_the_value() {
+        let mut hinted_nodes = 0;
+        let mut fresh_nodes = 0;
+        let mut checked = 0;
+        for position in positions().iter().step_by(2) {
+            // A search two turns deep leaves the table's turn of the root
+            // and of its children, which the search three deep tries first.
+            let mut hinted = Searcher::new();
+            hinted.value_at(position, 2, UNLIMITED);
+            let with_hints = hinted.value_at(position, 3, UNLIMITED);
+            hinted_nodes += hinted.nodes;
+            let mut fresh = Searcher::new();
+            let without = fresh.value_at(position, 3, UNLIMITED);
+            fresh_nodes += fresh.nodes;
+            assert_eq!(with_hints, without);
+            assert_eq!(with_hints, minimax(&mut fresh, position, 3));
+            checked += 1;
+        }
+        assert!(checked > 40, "{checked} positions");
+        // The table's turns make the search cheaper, as they are there for.
+        assert!(
+            hinted_nodes < fresh_nodes,
+            "{hinted_nodes} against {fresh_nodes}"
+        );
+    }
+
+    #[test]
+    fn a_node_searches_each_of_its_turns_once_whichever_the_table_names() {
+        let mut plain = Searcher::new();
+        for position in positions().iter().step_by(3) {
+            let mut listed = Vec::new();
+            plain.actions_into(position, &mut listed);
+            for hint in [0, listed.len() / 2, listed.len() - 1] {
+                let mut searcher = Searcher::new();
+                searcher.limits = UNLIMITED;
+                // A shallower entry: it names a turn to try first, and
+                // cannot answer for the search one turn deep.
+                searcher.store(position, 0, 0, Bound::Exact, Some(listed[hint]), false);
+                let (value, _) = searcher.search(position, 1, i64::MIN + 1, i64::MAX - 1);
+                // Nothing is cut off in a whole window, so the search
+                // visits the position, each of its turns' positions once,
+                // and again each turn that beats those tried before it
+                // (principal variation search asks those again with the
+                // whole window): the table's turn first, then the list's.
+                let order = std::iter::once(listed[hint]).chain(
+                    listed
+                        .iter()
+                        .copied()
+                        .filter(|&action| action != listed[hint]),
+                );
+                let values: Vec<i64> = order
+                    .map(|action| {
+                        let mut child = position.clone();
+                        child.apply(&action);
+                        minimax(&mut plain, &child, 0)
+                    })
+                    .collect();
+                let maximise = position.to_move() == Team::A;
+                let mut best = values[0];
+                let mut asked_again = 0;
+                for &value in &values[1..] {
+                    if (maximise && value > best) || (!maximise && value < best) {
+                        best = value;
+                        asked_again += 1;
+                    }
+                }
+                let expected = 1 + values.len() as u64 + asked_again;
+                assert_eq!(searcher.nodes, expected, "table's turn {hint}");
+                assert_eq!(value, best);
+            }
+        }
+    }
 }
