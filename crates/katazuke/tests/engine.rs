@@ -113,6 +113,7 @@ fn assert_same(position: &Position, state: &GameState, context: &str) {
 
 #[test]
 fn positions_agree_with_the_referee_turn_by_turn() {
+    let mut short = 0;
     for seed in 1..=40 {
         let setup = practice_setup(seed);
         let mut referee = referee_of(setup.params(), &setup.games()[0]);
@@ -125,6 +126,19 @@ fn positions_agree_with_the_referee_turn_by_turn() {
         while !position.is_terminal() {
             position.legal_actions_into(&mut reused);
             assert_eq!(reused, position.legal_actions(), "seed {seed}");
+            // Only turns that fit the time left, and the timeout, down to
+            // a clock's last seconds.
+            for action in &reused {
+                let fits = position.cost(action) <= position.time_left();
+                assert!(
+                    fits || *action == Action::TIMEOUT,
+                    "seed {seed}: {action:?}"
+                );
+            }
+            // Under 8 s, a clear and an emptying (8.5 s at least) no longer fit.
+            if position.time_left() < 8_000 {
+                short += 1;
+            }
             let actions = if turns % 3 == 0 {
                 position
                     .every_action()
@@ -154,6 +168,7 @@ fn positions_agree_with_the_referee_turn_by_turn() {
         }
         assert!(referee.state().ended.is_some());
     }
+    assert!(short > 40, "{short} positions with under 8 s left");
 }
 
 /// Every turn the rules allow from `state`, written as the referee reads

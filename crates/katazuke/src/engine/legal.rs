@@ -204,8 +204,28 @@ impl Position {
         }
         with_empty(actions, Action::pass(EmptyAt::None), load);
         let left = self.time_left();
-        actions.retain(|action| self.cost(action) <= left);
+        // Pricing every turn is a tenth of a playout's time, and until
+        // the last seconds of a clock every turn fits.
+        if left < self.dearest_listed_turn() {
+            actions.retain(|action| self.cost(action) <= left);
+        }
         actions.push(Action::TIMEOUT);
+    }
+
+    /// The most a turn [`Position::legal_actions_into`] lists can cost: a
+    /// clear of the four cells around the current one that fills the
+    /// container, then an emptying.
+    fn dearest_listed_turn(&self) -> u64 {
+        match self.costs() {
+            CostModel::Flat(ms) => ms.max(1),
+            CostModel::Virtual => {
+                let most = cost::clear_ms(4, u64::from(self.capacity()))
+                    .max(cost::place_ms(4))
+                    .max(cost::MOVE_MS)
+                    .max(cost::PASS_MS);
+                most + cost::EMPTY_MS
+            }
+        }
     }
 }
 

@@ -91,6 +91,11 @@ pub struct TreeSearch {
     nodes: Vec<Node>,
     /// The playouts' numbers.
     random: Seeded,
+    /// The nodes an iteration passes, and the turns a playout lists at
+    /// each position: kept, so that an iteration allocates only its new
+    /// node.
+    path: Vec<usize>,
+    playout_actions: Vec<Action>,
 }
 
 impl Default for TreeSearch {
@@ -105,6 +110,8 @@ impl TreeSearch {
         TreeSearch {
             nodes: Vec::new(),
             random: Seeded::new(PLAYOUT_SEED),
+            path: Vec::new(),
+            playout_actions: Vec::new(),
         }
     }
 
@@ -218,7 +225,9 @@ impl TreeSearch {
     /// taken back up.
     fn iterate(&mut self, root: &Position) {
         let mut position = root.clone();
-        let mut path = vec![0usize];
+        let mut path = std::mem::take(&mut self.path);
+        path.clear();
+        path.push(0);
         loop {
             let at = *path.last().unwrap_or(&0);
             if position.is_terminal() {
@@ -256,7 +265,7 @@ impl TreeSearch {
             position.apply(&self.nodes[next].action);
             path.push(next);
         }
-        play_out(&mut position, &mut self.random);
+        play_out(&mut position, &mut self.random, &mut self.playout_actions);
         let chance = position.win_chance();
         let margin = in_cells(position.value());
         let reward = if position.game_one().is_some() {
@@ -264,7 +273,7 @@ impl TreeSearch {
         } else {
             chance
         };
-        for index in path {
+        for &index in &path {
             let node = &mut self.nodes[index];
             let (reward, chance) = if node.mover == Team::A {
                 (reward, chance)
@@ -276,24 +285,25 @@ impl TreeSearch {
             node.wins += chance;
             node.margin += margin;
         }
+        self.path = path;
     }
 
     /// The child of `at` with the best upper confidence bound.
     fn select(&self, at: usize) -> Option<usize> {
         let parent = &self.nodes[at];
         let log = f64::from(parent.visits.max(1)).ln();
+        // Each bound once (a comparison would compute both of its own).
         parent
             .children
             .iter()
-            .map(|&child| child as usize)
-            .max_by(|&one, &other| {
-                let ucb = |index: usize| {
-                    let node = &self.nodes[index];
-                    let visits = f64::from(node.visits.max(1));
-                    node.reward / visits + EXPLORATION * (log / visits).sqrt()
-                };
-                ucb(one).total_cmp(&ucb(other))
+            .map(|&child| {
+                let node = &self.nodes[child as usize];
+                let visits = f64::from(node.visits.max(1));
+                let bound = node.reward / visits + EXPLORATION * (log / visits).sqrt();
+                (bound, child as usize)
             })
+            .max_by(|one, other| one.0.total_cmp(&other.0))
+            .map(|(_, index)| index)
     }
 }
 

@@ -18,9 +18,10 @@ use super::seeded::Seeded;
 /// that always repeat one line.
 const SECOND_CHOICE_PERCENT: u64 = 20;
 
-/// Plays `position` to the end of its game by the policy.
-pub fn play_out(position: &mut Position, random: &mut Seeded) {
-    let mut actions = Vec::new();
+/// Plays `position` to the end of its game by the policy, listing each
+/// position's turns in `actions` (reused: a search plays out thousands of
+/// leaves).
+pub fn play_out(position: &mut Position, random: &mut Seeded, actions: &mut Vec<Action>) {
     while !position.is_terminal() {
         let team = position.to_move();
         // The team's clock covers the game clock: its timeout ends the
@@ -31,8 +32,8 @@ pub fn play_out(position: &mut Position, random: &mut Seeded) {
         }
         let mut first: Option<(i64, Action)> = None;
         let mut second: Option<(i64, Action)> = None;
-        position.legal_actions_into(&mut actions);
-        for &action in &actions {
+        position.legal_actions_into(actions);
+        for &action in actions.iter() {
             let score = liking(position, &action);
             if first.is_none_or(|(best, _)| score > best) {
                 second = first;
@@ -118,9 +119,9 @@ mod tests {
         for seed in 1..=6 {
             let start = Position::of(&practice_start(seed), CostModel::Virtual);
             let mut one = start.clone();
-            play_out(&mut one, &mut Seeded::new(seed));
+            play_out(&mut one, &mut Seeded::new(seed), &mut Vec::new());
             let mut two = start.clone();
-            play_out(&mut two, &mut Seeded::new(seed));
+            play_out(&mut two, &mut Seeded::new(seed), &mut Vec::new());
             assert!(one.is_terminal(), "seed {seed}");
             assert_eq!(one.key(), two.key(), "seed {seed}");
             assert_eq!(one.value(), two.value(), "seed {seed}");
