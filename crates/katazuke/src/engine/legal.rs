@@ -204,8 +204,9 @@ impl Position {
         }
         with_empty(actions, Action::pass(EmptyAt::None), load);
         let left = self.time_left();
-        // Pricing every turn is a tenth of a playout's time, and until
-        // the last seconds of a clock every turn fits.
+        // Pricing every turn is a tenth of a playout's time, and until a
+        // clock's last seconds (13 to 15 at the practice capacities of 4
+        // to 8) every turn fits.
         if left < self.dearest_listed_turn() {
             actions.retain(|action| self.cost(action) <= left);
         }
@@ -214,17 +215,12 @@ impl Position {
 
     /// The most a turn [`Position::legal_actions_into`] lists can cost: a
     /// clear of the four cells around the current one that fills the
-    /// container, then an emptying.
+    /// container, then an emptying (a clear's own cost, 2 s and more, is
+    /// above a place of four, a move's or a pass's).
     fn dearest_listed_turn(&self) -> u64 {
         match self.costs() {
             CostModel::Flat(ms) => ms.max(1),
-            CostModel::Virtual => {
-                let most = cost::clear_ms(4, u64::from(self.capacity()))
-                    .max(cost::place_ms(4))
-                    .max(cost::MOVE_MS)
-                    .max(cost::PASS_MS);
-                most + cost::EMPTY_MS
-            }
+            CostModel::Virtual => cost::clear_ms(4, u64::from(self.capacity())) + cost::EMPTY_MS,
         }
     }
 }
@@ -295,4 +291,32 @@ fn splits(
     }
     let mut found = 0;
     walk(cells, most, total, &mut Vec::new(), &mut found, each)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::random_game_positions;
+
+    /// Where the filter is skipped, every turn is listed: none may cost
+    /// more than the bound, and the bound must be a cost some turn has,
+    /// or a bound too small would drop turns unseen.
+    #[test]
+    fn the_dearest_listed_turn_costs_the_bound_and_no_turn_costs_more() {
+        for costs in [CostModel::Virtual, CostModel::Flat(700)] {
+            let mut reached = 0;
+            for position in random_game_positions(1..=40, costs) {
+                let dearest = position.dearest_listed_turn();
+                for action in position.legal_actions() {
+                    if action == Action::TIMEOUT {
+                        continue;
+                    }
+                    let cost = position.cost(&action);
+                    assert!(cost <= dearest, "{costs:?}: {action:?} costs {cost}");
+                    reached += usize::from(cost == dearest);
+                }
+            }
+            assert!(reached > 0, "{costs:?}: no turn costs the bound");
+        }
+    }
 }

@@ -92,8 +92,8 @@ pub struct TreeSearch {
     /// The playouts' numbers.
     random: Seeded,
     /// The nodes an iteration passes, and the turns a playout lists at
-    /// each position: kept, so that an iteration allocates only its new
-    /// node.
+    /// each position: kept, so that an iteration allocates only what the
+    /// tree keeps (a new node's turns, a parent's list of children).
     path: Vec<usize>,
     playout_actions: Vec<Action>,
 }

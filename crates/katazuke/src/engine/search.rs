@@ -545,25 +545,10 @@ pub fn evaluate(position: &Position) -> i64 {
 mod tests {
     use super::*;
     use crate::engine::cost::CostModel;
-    use crate::engine::seeded::Seeded;
-    use crate::play::suite::practice_start;
+    use crate::engine::random_game_positions;
 
-    /// The positions of a game of random turns on each of a few practice
-    /// fields.
     fn positions() -> Vec<Position> {
-        let mut positions = Vec::new();
-        for seed in 1..=4 {
-            let mut position = Position::of(&practice_start(seed), CostModel::Virtual);
-            let mut random = Seeded::new(seed);
-            let mut actions = Vec::new();
-            while !position.is_terminal() {
-                positions.push(position.clone());
-                position.legal_actions_into(&mut actions);
-                let pick = random.below(actions.len() as u64) as usize;
-                position.apply(&actions[pick]);
-            }
-        }
-        positions
+        random_game_positions(1..=4, CostModel::Virtual)
     }
 
     #[test]
