@@ -214,30 +214,36 @@ impl Position {
     }
 
     /// The most a turn [`Position::legal_actions_into`] lists can cost: a
-    /// clear of the four cells around the current one that fills the
+    /// clear of every cell around the current one that fills the
     /// container, then an emptying (a clear's own cost, 2 s and more, is
-    /// above a place of four, a move's or a pass's).
+    /// above a place on every neighbour, a move's or a pass's).
     fn dearest_listed_turn(&self) -> u64 {
         match self.costs() {
             CostModel::Flat(ms) => ms.max(1),
-            CostModel::Virtual => cost::clear_ms(4, u64::from(self.capacity())) + cost::EMPTY_MS,
+            CostModel::Virtual => {
+                cost::clear_ms(MOST_NEIGHBOURS, u64::from(self.capacity())) + cost::EMPTY_MS
+            }
         }
     }
 }
 
-/// At most four cells (a cell's neighbours), on the stack: the turns are
-/// listed at every position a search or playout passes.
+/// A cell's neighbours at most (up, down, left and right): the most cells
+/// a listed clear or place can have.
+const MOST_NEIGHBOURS: usize = 4;
+
+/// At most [`MOST_NEIGHBOURS`] cells, on the stack: the turns are listed at
+/// every position a search or playout passes.
 #[derive(Clone, Copy, Debug, Default)]
 struct Cells {
-    indices: [usize; 4],
+    indices: [usize; MOST_NEIGHBOURS],
     len: usize,
 }
 
 impl Cells {
-    /// The first four of `indices`.
+    /// The first [`MOST_NEIGHBOURS`] of `indices`.
     fn of(indices: impl Iterator<Item = usize>) -> Cells {
         let mut cells = Cells::default();
-        for index in indices.take(4) {
+        for index in indices.take(MOST_NEIGHBOURS) {
             cells.indices[cells.len] = index;
             cells.len += 1;
         }

@@ -608,11 +608,10 @@ mod tests {
             child.apply(action);
             minimax(searcher, &child, depth - 1)
         });
-        let values: Vec<i64> = values.collect();
         if position.to_move() == Team::A {
-            values.into_iter().max().unwrap_or(i64::MIN)
+            values.max().unwrap_or(i64::MIN)
         } else {
-            values.into_iter().min().unwrap_or(i64::MAX)
+            values.min().unwrap_or(i64::MAX)
         }
     }
 
