@@ -57,7 +57,8 @@ const CANDIDATES: usize = 24;
 /// the match won: enough that a match beyond doubt is still played for a
 /// wider margin (all its lines would otherwise be worth the same, and the
 /// search played them carelessly: `builtin:3` won 8 of 16 games of the
-/// manual's tournament, 14 with this share), small enough that a won match
+/// manual's tournament, 14 with this share, and 13 with 2 drawn since the
+/// playouts pick among their three best), small enough that a won match
 /// outweighs a lost one whatever their margins (0.9 against 0.1), and a
 /// certain win ([`certain_win`]) is taken before any line is weighed.
 const MARGIN_SHARE: f64 = 0.1;

@@ -1,8 +1,8 @@
 //! The light policy the tree search plays a new leaf out with, to the end
 //! of the game: each team takes the turn it likes best by a few rules of
 //! thumb (claim whole cells, more at once; cancel; empty when a neighbour
-//! needs the room; move to where there is work), now and then its second
-//! choice, and ends the game by `timeout` when it is ahead and its clock
+//! needs the room; move to where there is work), half the time one of its
+//! three best at random, and ends the game by `timeout` when it is ahead and its clock
 //! covers the game clock. The end it reaches is the game's, so a playout
 //! sees the clock race to the end, which a static estimate nine turns on
 //! cannot (BENCHMARKS.md, issue 22).
@@ -12,11 +12,16 @@ use super::position::Position;
 use super::search::{cancels, claims};
 use super::seeded::Seeded;
 
-/// In a hundred turns, how many take the policy's second choice instead of
-/// its first. Measured at level 5 against `builtin:5` over 40 fields: 10,
-/// 20 and 35 gave 14, 14 and 15 matches of 40, alike; none gives playouts
-/// that always repeat one line.
-const SECOND_CHOICE_PERCENT: u64 = 20;
+/// In a hundred turns, how many take one of the policy's [`CHOICES`] best
+/// turns at random (the best among them) instead of its best. Against
+/// self-play these rates hardly mattered (the second choice 10, 20 or 35
+/// times in a hundred gave 14, 14 and 15 matches of 40 against
+/// `builtin:5`); against an independent Monte-Carlo player, a random one
+/// of the three best half the time won more than the second choice a
+/// fifth of the time (BENCHMARKS.md, issue 22).
+const RANDOM_CHOICE_PERCENT: u64 = 50;
+/// How many of the policy's best turns a random choice is among.
+const CHOICES: usize = 3;
 
 /// Plays `position` to the end of its game by the policy, listing each
 /// position's turns in `actions` (reused: a search plays out thousands of
@@ -30,25 +35,71 @@ pub fn play_out(position: &mut Position, random: &mut Seeded, actions: &mut Vec<
             position.apply(&Action::TIMEOUT);
             continue;
         }
-        let mut first: Option<(i64, Action)> = None;
-        let mut second: Option<(i64, Action)> = None;
         position.legal_actions_into(actions);
-        for &action in actions.iter() {
-            let score = liking(position, &action);
-            if first.is_none_or(|(best, _)| score > best) {
-                second = first;
-                first = Some((score, action));
-            } else if second.is_none_or(|(next, _)| score > next) {
-                second = Some((score, action));
-            }
-        }
-        let chosen = match (first, second) {
-            (_, Some((_, other))) if random.chance(SECOND_CHOICE_PERCENT) => other,
-            (Some((_, best)), _) => best,
-            // Nothing is legal only at the end, which the loop checks.
-            (None, _) => Action::TIMEOUT,
+        let best = best_turns(position, actions);
+        // The draw comes first, whatever is listed, so that each playout
+        // uses its numbers alike.
+        let pick = if random.chance(RANDOM_CHOICE_PERCENT) && best.len() > 1 {
+            random.below(best.len() as u64) as usize
+        } else {
+            0
         };
+        // Nothing is legal only at the end, which the loop checks.
+        let chosen = best.get(pick).copied().unwrap_or(Action::TIMEOUT);
         position.apply(&chosen);
+    }
+}
+
+/// The policy's [`CHOICES`] best of `actions`, the best first; of turns it
+/// likes as much, the one listed first (kept on the stack: a playout
+/// chooses at every turn).
+fn best_turns(position: &Position, actions: &[Action]) -> Best {
+    let mut best = Best::default();
+    for &action in actions {
+        let score = liking(position, &action);
+        // After every turn liked at least as much: the earlier listed
+        // stays ahead of an equal.
+        let at = best.scores[..best.len]
+            .iter()
+            .position(|&kept| kept < score)
+            .unwrap_or(best.len);
+        if at == CHOICES {
+            continue;
+        }
+        let end = (best.len + 1).min(CHOICES);
+        best.scores.copy_within(at..end - 1, at + 1);
+        best.actions.copy_within(at..end - 1, at + 1);
+        best.scores[at] = score;
+        best.actions[at] = action;
+        best.len = end;
+    }
+    best
+}
+
+/// Up to [`CHOICES`] turns, the best first, with how much the policy likes
+/// each.
+#[derive(Clone, Copy)]
+struct Best {
+    scores: [i64; CHOICES],
+    actions: [Action; CHOICES],
+    len: usize,
+}
+
+impl Default for Best {
+    fn default() -> Best {
+        Best {
+            scores: [0; CHOICES],
+            actions: [Action::TIMEOUT; CHOICES],
+            len: 0,
+        }
+    }
+}
+
+impl std::ops::Deref for Best {
+    type Target = [Action];
+
+    fn deref(&self) -> &[Action] {
+        &self.actions[..self.len]
     }
 }
 
@@ -111,8 +162,39 @@ fn liking(position: &Position, action: &Action) -> i64 {
 mod tests {
     use super::*;
     use crate::engine::cost::CostModel;
+    use crate::engine::random_game_positions;
     use crate::model::team::Team;
     use crate::play::suite::practice_start;
+
+    /// The kept three against a sort of the whole list: the best liked
+    /// first, and of turns liked as much the one listed first.
+    #[test]
+    fn the_best_turns_are_the_first_three_of_the_list_sorted_by_liking() {
+        let mut ties = 0;
+        for position in random_game_positions(1..=20, CostModel::Virtual) {
+            let actions = position.legal_actions();
+            let mut sorted: Vec<(i64, usize)> = actions
+                .iter()
+                .enumerate()
+                .map(|(at, action)| (liking(&position, action), at))
+                .collect();
+            sorted.sort_by_key(|&(score, at)| (std::cmp::Reverse(score), at));
+            let expected: Vec<Action> = sorted
+                .iter()
+                .take(CHOICES)
+                .map(|&(_, at)| actions[at])
+                .collect();
+            assert_eq!(&*best_turns(&position, &actions), &expected[..]);
+            ties += sorted
+                .windows(2)
+                .take(CHOICES)
+                .filter(|pair| pair[0].0 == pair[1].0)
+                .count();
+        }
+        // Enough equal likings among the best that the order of equals is
+        // checked.
+        assert!(ties > 50, "{ties} ties");
+    }
 
     #[test]
     fn a_playout_reaches_the_end_of_the_game_the_same_way_each_time() {
