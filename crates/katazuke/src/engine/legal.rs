@@ -83,8 +83,10 @@ impl Position {
     ///   current territory that are the opponent's (each cancels it) or
     ///   hold no object (which the team may then claim), as many as the
     ///   stock covers: a cancel and a seed, or two seeds, in one turn, then
-    ///   two cells claimed in one clear; more objects on a cell cost time
-    ///   and stock for nothing;
+    ///   two cells claimed in one clear. More objects on a cell are left
+    ///   out: each counts for whoever clears it (criterion 3), and they
+    ///   make a cancel dearer to undo, but listing the whole stock on one
+    ///   cell as well changed 14 results of 82, 7 each way (BENCHMARKS.md);
     /// * moves go to own cells that touch something to clear or cancel;
     /// * an emptying comes only with a load: after a clear, before any
     ///   other action;

@@ -2,10 +2,10 @@
 //! of the game: each team takes the turn it likes best by a few rules of
 //! thumb (claim whole cells, more at once; cancel; empty when a neighbour
 //! needs the room; move to where there is work), half the time one of its
-//! three best at random, and ends the game by `timeout` when it is ahead and its clock
-//! covers the game clock. The end it reaches is the game's, so a playout
-//! sees the clock race to the end, which a static estimate nine turns on
-//! cannot (BENCHMARKS.md, issue 22).
+//! three best at random, and ends the game by `timeout` when it is ahead
+//! and its clock covers the game clock. The end it reaches is the game's,
+//! so a playout sees the clock race to the end, which a static estimate
+//! nine turns on cannot (BENCHMARKS.md, issue 22).
 
 use super::action::{Action, EmptyAt, Kind};
 use super::position::Position;
@@ -13,12 +13,12 @@ use super::search::{cancels, claims};
 use super::seeded::Seeded;
 
 /// In a hundred turns, how many take one of the policy's [`CHOICES`] best
-/// turns at random (the best among them) instead of its best. Against
-/// self-play these rates hardly mattered (the second choice 10, 20 or 35
-/// times in a hundred gave 14, 14 and 15 matches of 40 against
-/// `builtin:5`); against an independent Monte-Carlo player, a random one
-/// of the three best half the time won more than the second choice a
-/// fifth of the time (BENCHMARKS.md, issue 22).
+/// turns at random (the best among them) instead of its best. Taken from
+/// an independent Monte-Carlo player's playouts, not tuned: against three
+/// players it changed 16 results for and 7 against the policy before it
+/// (its second best a fifth of the time, whose rate, 10, 20 or 35 in a
+/// hundred, had made no difference against `builtin:5`; BENCHMARKS.md,
+/// issue 22).
 const RANDOM_CHOICE_PERCENT: u64 = 50;
 /// How many of the policy's best turns a random choice is among.
 const CHOICES: usize = 3;
@@ -37,8 +37,8 @@ pub fn play_out(position: &mut Position, random: &mut Seeded, actions: &mut Vec<
         }
         position.legal_actions_into(actions);
         let best = best_turns(position, actions);
-        // The draw comes first, whatever is listed, so that each playout
-        // uses its numbers alike.
+        // Drawn before the length is checked, as in the build that was
+        // measured (BENCHMARKS.md), so that this one plays its turns.
         let pick = if random.chance(RANDOM_CHOICE_PERCENT) && best.len() > 1 {
             random.below(best.len() as u64) as usize
         } else {
@@ -53,53 +53,55 @@ pub fn play_out(position: &mut Position, random: &mut Seeded, actions: &mut Vec<
 /// The policy's [`CHOICES`] best of `actions`, the best first; of turns it
 /// likes as much, the one listed first (kept on the stack: a playout
 /// chooses at every turn).
-fn best_turns(position: &Position, actions: &[Action]) -> Best {
-    let mut best = Best::default();
+fn best_turns(position: &Position, actions: &[Action]) -> BestTurns {
+    let mut best = BestTurns::default();
     for &action in actions {
         let score = liking(position, &action);
         // After every turn liked at least as much: the earlier listed
         // stays ahead of an equal.
-        let at = best.scores[..best.len]
+        let at = best.scores[..best.kept]
             .iter()
-            .position(|&kept| kept < score)
-            .unwrap_or(best.len);
+            .position(|&liked| liked < score)
+            .unwrap_or(best.kept);
         if at == CHOICES {
             continue;
         }
-        let end = (best.len + 1).min(CHOICES);
+        // Those from `at` on move one place down; the last falls off when
+        // all places are taken.
+        let end = (best.kept + 1).min(CHOICES);
         best.scores.copy_within(at..end - 1, at + 1);
         best.actions.copy_within(at..end - 1, at + 1);
         best.scores[at] = score;
         best.actions[at] = action;
-        best.len = end;
+        best.kept = end;
     }
     best
 }
 
 /// Up to [`CHOICES`] turns, the best first, with how much the policy likes
 /// each.
-#[derive(Clone, Copy)]
-struct Best {
+struct BestTurns {
     scores: [i64; CHOICES],
     actions: [Action; CHOICES],
-    len: usize,
+    /// How many places hold a turn.
+    kept: usize,
 }
 
-impl Default for Best {
-    fn default() -> Best {
-        Best {
+impl Default for BestTurns {
+    fn default() -> BestTurns {
+        BestTurns {
             scores: [0; CHOICES],
             actions: [Action::TIMEOUT; CHOICES],
-            len: 0,
+            kept: 0,
         }
     }
 }
 
-impl std::ops::Deref for Best {
+impl std::ops::Deref for BestTurns {
     type Target = [Action];
 
     fn deref(&self) -> &[Action] {
-        &self.actions[..self.len]
+        &self.actions[..self.kept]
     }
 }
 
@@ -167,29 +169,34 @@ mod tests {
     use crate::play::suite::practice_start;
 
     /// The kept three against a sort of the whole list: the best liked
-    /// first, and of turns liked as much the one listed first.
+    /// first, and of turns liked as much the one listed first; on each
+    /// position's whole list and on its first 0 to 4 turns (lists shorter
+    /// than the three kept, and as long).
     #[test]
     fn the_best_turns_are_the_first_three_of_the_list_sorted_by_liking() {
         let mut ties = 0;
         for position in random_game_positions(1..=20, CostModel::Virtual) {
-            let actions = position.legal_actions();
-            let mut sorted: Vec<(i64, usize)> = actions
-                .iter()
-                .enumerate()
-                .map(|(at, action)| (liking(&position, action), at))
-                .collect();
-            sorted.sort_by_key(|&(score, at)| (std::cmp::Reverse(score), at));
-            let expected: Vec<Action> = sorted
-                .iter()
-                .take(CHOICES)
-                .map(|&(_, at)| actions[at])
-                .collect();
-            assert_eq!(&*best_turns(&position, &actions), &expected[..]);
-            ties += sorted
-                .windows(2)
-                .take(CHOICES)
-                .filter(|pair| pair[0].0 == pair[1].0)
-                .count();
+            let all = position.legal_actions();
+            for length in (0..=4).chain([all.len()]) {
+                let actions = &all[..length.min(all.len())];
+                let mut sorted: Vec<(i64, usize)> = actions
+                    .iter()
+                    .enumerate()
+                    .map(|(at, action)| (liking(&position, action), at))
+                    .collect();
+                sorted.sort_by_key(|&(score, at)| (std::cmp::Reverse(score), at));
+                let expected: Vec<Action> = sorted
+                    .iter()
+                    .take(CHOICES)
+                    .map(|&(_, at)| actions[at])
+                    .collect();
+                assert_eq!(&*best_turns(&position, actions), &expected[..]);
+                ties += sorted
+                    .windows(2)
+                    .take(CHOICES)
+                    .filter(|pair| pair[0].0 == pair[1].0)
+                    .count();
+            }
         }
         // Enough equal likings among the best that the order of equals is
         // checked.
