@@ -13,7 +13,7 @@ use super::search::{cancels, claims};
 use super::seeded::Seeded;
 
 /// In a hundred turns, how many take one of the policy's [`CHOICES`] best
-/// turns at random (the best among them) instead of its best. Taken from
+/// turns at random (which may be the best itself) instead of its best. Taken from
 /// an independent Monte-Carlo player's playouts, not tuned: against three
 /// players it changed 16 results for and 7 against the policy before it
 /// (its second best a fifth of the time, whose rate, 10, 20 or 35 in a
