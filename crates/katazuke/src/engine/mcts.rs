@@ -468,22 +468,31 @@ mod tests {
 
     #[test]
     fn in_game_two_each_node_keeps_the_minimax_of_its_childrens_estimates() {
+        // Told from A's side: where A is to move, a node is worth the
+        // best of its children for A; where B is, the worst.
         for seed in 1..=3 {
             let search = searched(seed, true);
+            let for_a = |node: &Node| match node.mover {
+                Team::A => node.estimate,
+                Team::B => 1.0 - node.estimate,
+            };
             let mut inner = 0;
             for node in &search.nodes {
                 assert!((0.0..=1.0).contains(&node.estimate), "seed {seed}");
-                let Some(&first) = node.children.first() else {
-                    continue;
-                };
-                let same_mover = search.nodes[first as usize].mover == node.mover;
-                let best = node
+                let children: Vec<&Node> = node
                     .children
                     .iter()
-                    .map(|&child| search.nodes[child as usize].estimate)
-                    .fold(f64::MIN, f64::max);
-                let minimax = if same_mover { best } else { 1.0 - best };
-                assert_eq!(node.estimate, minimax, "seed {seed}");
+                    .map(|&child| &search.nodes[child as usize])
+                    .collect();
+                let Some(to_move) = children.first().map(|child| child.mover) else {
+                    continue;
+                };
+                let values = children.iter().map(|child| for_a(child));
+                let expected = match to_move {
+                    Team::A => values.fold(0.0, f64::max),
+                    Team::B => values.fold(1.0, f64::min),
+                };
+                assert!((for_a(node) - expected).abs() < 1e-12, "seed {seed}");
                 inner += 1;
             }
             assert!(inner > 20, "seed {seed}: {inner} inner nodes");
