@@ -61,9 +61,9 @@ const CANDIDATES: usize = 24;
 /// search played them carelessly: `builtin:3` won 8 of 16 games of the
 /// manual's tournament, 14 with this share, 13 with 2 drawn once the
 /// playouts picked among their three best, and 14 with the backups of
-/// [`BACKUP_WEIGHT`]), small enough that a won match
-/// outweighs a lost one whatever their margins (0.9 against 0.1), and a
-/// certain win ([`certain_win`]) is taken before any line is weighed.
+/// [`BACKUP_WEIGHT`]), small enough that a won match outweighs a lost one
+/// whatever their margins (0.9 against 0.1), and a certain win
+/// ([`certain_win`]) is taken before any line is weighed.
 const MARGIN_SHARE: f64 = 0.1;
 /// The margin, in cells, at which that share is about three quarters
 /// earned: the scale of its logistic curve.
@@ -75,9 +75,8 @@ const MARGIN_SPREAD: f64 = 6.0;
 /// minimax over the children the tree has. Measured at level 5 over
 /// 1,040 matches against `spar3` and `spar2`, paired with the search
 /// without it: 110 results better, 80 worse (BENCHMARKS.md, issue 22).
-/// Game 1 of
-/// `builtin:mcts` keeps the plain mean: the backups were not shown to
-/// help it there.
+/// Game 1 of `builtin:mcts` keeps the plain mean: the backups were not
+/// shown to help it there.
 const BACKUP_WEIGHT: f64 = 0.3;
 
 #[derive(Clone, Debug)]
